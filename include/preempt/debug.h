@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_DEBUG_H
+#define PREEMPT_DEBUG_H
+
+/*
+ * The kernel's context checks (CONFIG_DEBUG_ATOMIC_SLEEP) and the report
+ * machinery behind every splat: hook, rate limit, panic_on_warn.
+ *
+ * Build with -DCONFIG_DEBUG_ATOMIC_SLEEP=0 (or the library with
+ * -DPREEMPT_DEBUG=OFF) to compile the checks out.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <preempt/bug.h>
+#include <preempt/preempt.h>
+
+#ifndef CONFIG_DEBUG_ATOMIC_SLEEP
+#define CONFIG_DEBUG_ATOMIC_SLEEP CONFIG_DEBUG_PREEMPT
+#endif
+
+void __might_sleep(const char *file, int line);
+void __might_resched(const char *file, int line, unsigned int offsets);
+void __cant_sleep(const char *file, int line, int preempt_offset);
+void __cant_migrate(const char *file, int line);
+
+/**
+ * might_resched() - preemption point of the voluntary model
+ *
+ * Task context.  Reschedules if owed under voluntary; nothing otherwise.
+ */
+void might_resched(void);
+
+#if CONFIG_DEBUG_ATOMIC_SLEEP
+/**
+ * might_sleep() - annotate code that may sleep
+ *
+ * Reports (rate-limited) when called in atomic context, with interrupts
+ * disabled, or inside non_block_start(); a preemption point under the
+ * voluntary model.
+ */
+#define might_sleep()                                                          \
+	do {                                                                   \
+		__might_sleep(__FILE__, __LINE__);                             \
+		might_resched();                                               \
+	} while (0)
+/** cant_sleep() - report unless in atomic context. */
+#define cant_sleep() __cant_sleep(__FILE__, __LINE__, 0)
+/** cant_migrate() - report unless migration is impossible here. */
+#define cant_migrate() __cant_migrate(__FILE__, __LINE__)
+#else
+#define might_sleep() might_resched()
+#define cant_sleep() do { } while (0)
+#define cant_migrate() do { } while (0)
+#endif
+
+/*
+ * The per-task counters that reports and checks read.  They live with the
+ * word in TLS and are saved and restored with it on context switch.
+ */
+extern __thread int pk_non_block_count
+	__attribute__((tls_model("initial-exec")));
+extern __thread int pk_migrate_disable_count
+	__attribute__((tls_model("initial-exec")));
+extern __thread unsigned long pk_preempt_disable_ip
+	__attribute__((tls_model("initial-exec")));
+
+/** non_block_start() - sleeping is forbidden until non_block_end(). */
+#define non_block_start() (pk_non_block_count++)
+/** non_block_end() - end a non_block_start() section. */
+#define non_block_end() WARN_ON(pk_non_block_count-- == 0)
+
+/* Is the current task pinned by migrate_disable()? */
+#define pk_migration_disabled() (pk_migrate_disable_count != 0)
+
+/* ---- reports ---- */
+
+enum pk_report_kind {
+	PK_REPORT_WARN,		/* WARN_ON() and friends */
+	PK_REPORT_BUG,		/* BUG_ON(): aborts after the hook */
+	PK_REPORT_MIGHT_SLEEP,	/* sleeping function in invalid context */
+	PK_REPORT_CANT_SLEEP,	/* assuming atomic context */
+	PK_REPORT_CANT_MIGRATE, /* assuming non migratable context */
+	PK_REPORT_PREEMPT_COUNT, /* DEBUG_PREEMPT: count underflow/overflow */
+	PK_REPORT_SCHED_ATOMIC, /* scheduling while atomic */
+	PK_REPORT_NR,
+};
+
+/**
+ * struct pk_report - one report, as printed
+ * @kind: which check fired
+ * @file: source file of the check's call site (or NULL)
+ * @line: its line
+ * @text: the whole report, newline-terminated lines
+ * @len: strlen(@text)
+ */
+struct pk_report {
+	enum pk_report_kind kind;
+	const char *file;
+	int line;
+	const char *text;
+	size_t len;
+};
+
+/*
+ * Return true to keep the report off stderr.  Called in the context that
+ * raised the report (possibly a signal handler): be async-signal-safe.
+ */
+typedef bool (*pk_report_hook_t)(const struct pk_report *report, void *arg);
+
+/**
+ * pk_set_report_hook() - route reports to @hook (NULL: stderr only)
+ *
+ * Task context.  Returns the previous hook.
+ */
+pk_report_hook_t pk_set_report_hook(pk_report_hook_t hook, void *arg);
+
+/**
+ * pk_set_panic_on_warn() - abort after any report (the kernel's
+ * panic_on_warn); also set by PREEMPT_PANIC_ON_WARN=1 in the environment.
+ *
+ * Any context.  Returns the previous setting.
+ */
+bool pk_set_panic_on_warn(bool on);
+
+/**
+ * pk_debug_ratelimit_reset() - forget rate limits and once-only state, so
+ * the next report of each kind prints.  For tests.
+ */
+void pk_debug_ratelimit_reset(void);
+
+/** pk_report_count() - reports raised so far (printed or hooked). */
+unsigned long pk_report_count(void);
+
+/** pk_report_kind_str() - short name of a report kind. */
+const char *pk_report_kind_str(enum pk_report_kind kind);
+
+/**
+ * dump_stack() - print a symbolized backtrace of the caller to stderr
+ *
+ * Task context (symbolizing reads ELF files).
+ */
+void dump_stack(void);
+
+#endif /* PREEMPT_DEBUG_H */

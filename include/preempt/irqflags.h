@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_IRQFLAGS_H
+#define PREEMPT_IRQFLAGS_H
+
+/*
+ * Lazy interrupt disabling: local_irq_*() change nothing but the
+ * interrupt-disable depth kept in bits 24-30 of the context word.  No
+ * syscall, no signal mask.
+ *
+ * Semantics match the kernel's for every sequence kernel code may use:
+ *  - local_irq_save() returns the depth it found (non-zero: interrupts were
+ *    off) and deepens it; local_irq_restore() puts that depth back, so
+ *    nested save/restore pairs unwind exactly.
+ *  - local_irq_disable() deepens; local_irq_enable() enables, whatever the
+ *    depth, as the hardware flag would.
+ */
+
+#include <preempt/preempt.h>
+
+#ifndef CONFIG_TRACE_IRQFLAGS
+#define CONFIG_TRACE_IRQFLAGS CONFIG_DEBUG_PREEMPT
+#endif
+
+/* Where interrupts were last disabled (debug builds): reports print it. */
+extern __thread unsigned long pk_irqs_disabled_ip
+	__attribute__((tls_model("initial-exec")));
+
+/* Debug check (CONFIG_TRACE_IRQFLAGS): restore to enabled from enabled. */
+void pk_warn_bogus_irq_restore(void);
+
+static __always_inline unsigned long __pk_irq_depth_bits(void)
+{
+	return __pk_word() & HARDIRQ_DISABLE_MASK;
+}
+
+static __always_inline void __pk_irq_disable(unsigned long ip)
+{
+	unsigned long old = __pk_irq_depth_bits();
+
+	/* Saturate: an unbalanced disable loop must not spill into NR. */
+	if (likely(old != HARDIRQ_DISABLE_MASK))
+		__pk_word_add(HARDIRQ_DISABLE_OFFSET);
+	if (CONFIG_TRACE_IRQFLAGS && !old)
+		pk_irqs_disabled_ip = ip;
+	barrier();
+}
+
+/**
+ * raw_local_irq_disable() - disable interrupts on this CPU
+ *
+ * Any context.  Nests; local_irq_enable() undoes every level at once.
+ */
+#define raw_local_irq_disable() __pk_irq_disable(_THIS_IP_)
+
+/**
+ * raw_local_irq_enable() - enable interrupts on this CPU
+ *
+ * Any context where enabling is legal (not hardirq or NMI).
+ */
+static __always_inline void raw_local_irq_enable(void)
+{
+	barrier();
+	__pk_word_and(~HARDIRQ_DISABLE_MASK);
+}
+
+static __always_inline unsigned long __pk_irq_save(unsigned long ip)
+{
+	unsigned long flags = __pk_irq_depth_bits();
+
+	__pk_irq_disable(ip);
+	return flags;
+}
+
+static __always_inline void __pk_irq_restore(unsigned long flags)
+{
+	unsigned long depth = __pk_irq_depth_bits();
+
+	barrier();
+	if (CONFIG_TRACE_IRQFLAGS && unlikely(!depth))
+		pk_warn_bogus_irq_restore();
+	/* Field-local: the difference never borrows outside the field. */
+	if (likely(depth != flags))
+		__pk_word_add((unsigned int)(flags - depth));
+}
+
+/**
+ * raw_local_irq_save() - disable interrupts, remembering the old state
+ * @flags: unsigned long that receives the state to restore
+ *
+ * Any context.
+ */
+#define raw_local_irq_save(flags)                                              \
+	do {                                                                   \
+		(flags) = __pk_irq_save(_THIS_IP_);                            \
+	} while (0)
+
+/**
+ * raw_local_irq_restore() - return to the state saved in @flags
+ * @flags: value from local_irq_save()
+ *
+ * Any context, paired with local_irq_save().
+ */
+#define raw_local_irq_restore(flags) __pk_irq_restore(flags)
+
+/** raw_local_save_flags() - the current state, without changing it. */
+#define raw_local_save_flags(flags)                                            \
+	do {                                                                   \
+		(flags) = __pk_irq_depth_bits();                               \
+	} while (0)
+
+/** irqs_disabled_flags() - does @flags say interrupts were off? */
+#define irqs_disabled_flags(flags) ((flags) != 0)
+
+#define local_irq_disable() raw_local_irq_disable()
+#define local_irq_enable() raw_local_irq_enable()
+#define local_irq_save(flags) raw_local_irq_save(flags)
+#define local_irq_restore(flags) raw_local_irq_restore(flags)
+#define local_save_flags(flags) raw_local_save_flags(flags)
+
+#endif /* PREEMPT_IRQFLAGS_H */

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The count layer is header-only; this file only gives its per-task state
+ * a home.  A fresh thread starts preemptible with no reschedule owed.
+ */
+#include <preempt/debug.h>
+#include <preempt/irqflags.h>
+#include <preempt/preempt.h>
+
+__thread unsigned int pk_preempt_word = PREEMPT_ENABLED;
+__thread unsigned long pk_irqs_disabled_ip;
+__thread unsigned long pk_preempt_disable_ip;
+__thread int pk_non_block_count;
+__thread int pk_migrate_disable_count;

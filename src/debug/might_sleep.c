@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * might_sleep(), cant_sleep(), cant_migrate(): the kernel's
+ * CONFIG_DEBUG_ATOMIC_SLEEP checks.  They read only the word and the
+ * per-task counters beside it, so they answer the same in every model.
+ */
+#include <preempt/debug.h>
+#include <preempt/irqflags.h>
+
+#include "report.h"
+
+static void splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
+{
+	int preempt_part = preempt_count() & ~(int)HARDIRQ_DISABLE_MASK;
+
+	if (!CONFIG_DEBUG_PREEMPT || preempt_part == expected ||
+	    !pk_preempt_disable_ip)
+		return;
+	pk_rbuf_printf(buf, "Preemption disabled at:\n");
+	pk_rbuf_ip_sym(buf, pk_preempt_disable_ip);
+}
+
+static void splat_irqs_disabled_ip(struct pk_rbuf *buf)
+{
+	if (!irqs_disabled() || !pk_irqs_disabled_ip)
+		return;
+	pk_rbuf_printf(buf, "hardirqs last disabled at (depth %u):\n",
+		       pk_irq_disable_depth());
+	pk_rbuf_ip_sym(buf, pk_irqs_disabled_ip);
+}
+
+void __might_resched(const char *file, int line, unsigned int offsets)
+{
+	int expected = (int)(offsets & PREEMPT_MASK);
+	struct pk_rbuf buf = { 0 };
+	char comm[16];
+
+	if (preempt_count() == expected && !irqs_disabled() &&
+	    !pk_non_block_count)
+		return;
+	if (!pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))
+		return;
+	pk_rbuf_printf(&buf,
+		       "BUG: sleeping function called from invalid context "
+		       "at %s:%d\n",
+		       file, line);
+	pk_rbuf_printf(&buf,
+		       "in_atomic(): %d, irqs_disabled(): %d, non_block: %d, "
+		       "pid: %d, name: %s\n",
+		       in_atomic(), irqs_disabled(), pk_non_block_count,
+		       pk_current_pid(), pk_current_comm(comm));
+	pk_rbuf_printf(&buf, "preempt_count: %x, expected: %x\n",
+		       preempt_count(), expected);
+	splat_irqs_disabled_ip(&buf);
+	splat_preempt_disable_ip(&buf, expected);
+	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
+		       pk_current_cpu(), pk_current_pid(), comm,
+		       pk_taint_str(), preempt_model_str(preempt_model()));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_MIGHT_SLEEP, file, line, &buf);
+}
+
+void __might_sleep(const char *file, int line)
+{
+	__might_resched(file, line, 0);
+}
+
+void __cant_sleep(const char *file, int line, int preempt_offset)
+{
+	struct pk_rbuf buf = { 0 };
+	char comm[16];
+
+	if (irqs_disabled() || preempt_count() > preempt_offset)
+		return;
+	if (!pk_ratelimit_ok(PK_REPORT_CANT_SLEEP))
+		return;
+	pk_rbuf_printf(&buf, "BUG: assuming atomic context at %s:%d\n", file,
+		       line);
+	pk_rbuf_printf(&buf,
+		       "in_atomic(): %d, irqs_disabled(): %d, pid: %d, "
+		       "name: %s\n",
+		       in_atomic(), irqs_disabled(), pk_current_pid(),
+		       pk_current_comm(comm));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_CANT_SLEEP, file, line, &buf);
+}
+
+void __cant_migrate(const char *file, int line)
+{
+	struct pk_rbuf buf = { 0 };
+	char comm[16];
+
+	if (irqs_disabled() || pk_migration_disabled() || preempt_count() > 0)
+		return;
+	if (!pk_ratelimit_ok(PK_REPORT_CANT_MIGRATE))
+		return;
+	pk_rbuf_printf(&buf, "BUG: assuming non migratable context at %s:%d\n",
+		       file, line);
+	pk_rbuf_printf(&buf,
+		       "in_atomic(): %d, irqs_disabled(): %d, "
+		       "migration_disabled() %u pid: %d, name: %s\n",
+		       in_atomic(), irqs_disabled(),
+		       (unsigned int)pk_migrate_disable_count, pk_current_pid(),
+		       pk_current_comm(comm));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_CANT_MIGRATE, file, line, &buf);
+}

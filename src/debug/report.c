@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report machinery: formatting, rate limiting, the hook, taint and
+ * panic_on_warn.  Every check in the debug layer ends here.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+
+static pk_report_hook_t report_hook;
+static void *report_hook_arg;
+static int panic_on_warn = -1; /* -1: not yet read from the environment */
+static unsigned long nr_reports;
+static bool tainted;
+static unsigned long last_report_ns[PK_REPORT_NR];
+
+/* Bumped by pk_debug_ratelimit_reset(); once-only checks compare it. */
+unsigned int pk_debug_generation;
+
+static const char *const kind_names[PK_REPORT_NR] = {
+	[PK_REPORT_WARN] = "warn",
+	[PK_REPORT_BUG] = "bug",
+	[PK_REPORT_MIGHT_SLEEP] = "might_sleep",
+	[PK_REPORT_CANT_SLEEP] = "cant_sleep",
+	[PK_REPORT_CANT_MIGRATE] = "cant_migrate",
+	[PK_REPORT_PREEMPT_COUNT] = "preempt_count",
+	[PK_REPORT_SCHED_ATOMIC] = "sched_atomic",
+};
+
+const char *pk_report_kind_str(enum pk_report_kind kind)
+{
+	if ((unsigned int)kind >= PK_REPORT_NR)
+		return "unknown";
+	return kind_names[kind];
+}
+
+void pk_rbuf_printf(struct pk_rbuf *buf, const char *fmt, ...)
+{
+	size_t room = sizeof(buf->text) - buf->len;
+	va_list ap;
+	int n;
+
+	if (room <= 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf->text + buf->len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		buf->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static unsigned long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000000000UL +
+	       (unsigned long)ts.tv_nsec;
+}
+
+bool pk_ratelimit_ok(enum pk_report_kind kind)
+{
+	unsigned long now = now_ns();
+	unsigned long last =
+		__atomic_load_n(&last_report_ns[kind], __ATOMIC_RELAXED);
+
+	if (last && now - last < 1000000000UL)
+		return false;
+	/* Two racing reporters: only the one that wins the exchange prints. */
+	return __atomic_compare_exchange_n(&last_report_ns[kind], &last, now,
+					   false, __ATOMIC_RELAXED,
+					   __ATOMIC_RELAXED);
+}
+
+void pk_debug_ratelimit_reset(void)
+{
+	for (int i = 0; i < PK_REPORT_NR; i++)
+		__atomic_store_n(&last_report_ns[i], 0, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pk_debug_generation, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long pk_report_count(void)
+{
+	return __atomic_load_n(&nr_reports, __ATOMIC_RELAXED);
+}
+
+pk_report_hook_t pk_set_report_hook(pk_report_hook_t hook, void *arg)
+{
+	pk_report_hook_t old = report_hook;
+
+	report_hook_arg = arg;
+	__atomic_store_n(&report_hook, hook, __ATOMIC_RELEASE);
+	return old;
+}
+
+static bool panic_on_warn_enabled(void)
+{
+	if (panic_on_warn < 0) {
+		const char *env = getenv("PREEMPT_PANIC_ON_WARN");
+
+		panic_on_warn = env && strcmp(env, "0") != 0 && *env;
+	}
+	return panic_on_warn;
+}
+
+bool pk_set_panic_on_warn(bool on)
+{
+	bool old = panic_on_warn_enabled();
+
+	panic_on_warn = on;
+	return old;
+}
+
+const char *pk_taint_str(void)
+{
+	return __atomic_load_n(&tainted, __ATOMIC_RELAXED) ? "Tainted: G        W"
+							   : "Not tainted";
+}
+
+static void write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
+		    struct pk_rbuf *buf)
+{
+	struct pk_report report = {
+		.kind = kind,
+		.file = file,
+		.line = line,
+		.text = buf->text,
+		.len = buf->len,
+	};
+	pk_report_hook_t hook = __atomic_load_n(&report_hook, __ATOMIC_ACQUIRE);
+
+	buf->text[buf->len] = '\0';
+	__atomic_add_fetch(&nr_reports, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&tainted, true, __ATOMIC_RELAXED);
+	if (!hook || !hook(&report, report_hook_arg))
+		write_all(STDERR_FILENO, buf->text, buf->len);
+	if (kind == PK_REPORT_BUG)
+		abort();
+	if (panic_on_warn_enabled()) {
+		static const char msg[] =
+			"Kernel panic - not syncing: panic_on_warn set ...\n";
+
+		write_all(STDERR_FILENO, msg, sizeof(msg) - 1);
+		abort();
+	}
+}
+
+/* ---- who is running ---- */
+
+static __thread int thread_cpu = -1;
+static int nr_thread_cpus;
+
+int pk_current_pid(void)
+{
+	return (int)gettid();
+}
+
+const char *pk_current_comm(char comm[16])
+{
+	if (prctl(PR_GET_NAME, comm, 0, 0, 0) != 0)
+		strcpy(comm, "?");
+	comm[15] = '\0';
+	return comm;
+}
+
+int pk_current_cpu(void)
+{
+	/* Without a machine each thread is its own CPU, numbered on demand. */
+	if (thread_cpu < 0)
+		thread_cpu = __atomic_fetch_add(&nr_thread_cpus, 1,
+						__ATOMIC_RELAXED);
+	return thread_cpu;
+}

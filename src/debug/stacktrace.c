@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Backtraces: glibc's backtrace() walks the stack, libdw (elfutils) turns
+ * addresses into symbol+offset and file:line.  The Dwfl session is built on
+ * first use and rebuilt when an address falls outside every known module
+ * (a library dlopen()ed since).
+ */
+#define _GNU_SOURCE
+#include <elfutils/libdwfl.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define MAX_FRAMES 48
+
+static pthread_mutex_t dwfl_lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *dwfl;
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static Dwfl *dwfl_fresh(void)
+{
+	Dwfl *d = dwfl_begin(&dwfl_callbacks);
+
+	if (!d)
+		return NULL;
+	dwfl_report_begin(d);
+	if (dwfl_linux_proc_report(d, getpid()) != 0 ||
+	    dwfl_report_end(d, NULL, NULL) != 0) {
+		dwfl_end(d);
+		return NULL;
+	}
+	return d;
+}
+
+static Dwfl_Module *module_of(unsigned long ip)
+{
+	Dwfl_Module *mod;
+
+	if (!dwfl)
+		dwfl = dwfl_fresh();
+	if (!dwfl)
+		return NULL;
+	mod = dwfl_addrmodule(dwfl, ip);
+	if (!mod) {
+		dwfl_end(dwfl);
+		dwfl = dwfl_fresh();
+		mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
+	}
+	return mod;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static bool symbolize_locked(unsigned long ip, char *name, size_t size,
+			     unsigned long *off, unsigned long *symsize,
+			     const char **file, int *line)
+{
+	Dwfl_Module *mod = module_of(ip);
+	GElf_Off sym_off = 0;
+	GElf_Sym sym;
+	const char *sym_name;
+	Dwfl_Line *dline;
+
+	if (!mod)
+		return false;
+	sym_name = dwfl_module_addrinfo(mod, ip, &sym_off, &sym, NULL, NULL,
+					NULL);
+	if (!sym_name)
+		return false;
+	snprintf(name, size, "%s", sym_name);
+	*off = sym_off;
+	*symsize = sym.st_size;
+	*file = NULL;
+	dline = dwfl_module_getsrc(mod, ip);
+	if (dline) {
+		const char *src = dwfl_lineinfo(dline, NULL, line, NULL, NULL,
+						NULL);
+		/* Only the last component: the path of a build tree is noise. */
+		if (src)
+			*file = basename_of(src);
+	}
+	return true;
+}
+
+bool pk_symbolize(unsigned long ip, char *name, size_t size,
+		  unsigned long *off, unsigned long *symsize,
+		  const char **file, int *line)
+{
+	bool found;
+
+	/* A report from a signal handler that interrupted a report on this
+	 * thread must not deadlock: it prints bare addresses instead. */
+	if (pthread_mutex_trylock(&dwfl_lock) != 0)
+		return false;
+	found = symbolize_locked(ip, name, size, off, symsize, file, line);
+	pthread_mutex_unlock(&dwfl_lock);
+	return found;
+}
+
+/*
+ * A return address points after its call; @is_return looks up the call
+ * instruction itself, so file:line names the calling line.
+ */
+static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return)
+{
+	unsigned long lookup = is_return ? ip - 1 : ip;
+	unsigned long off = 0, size = 0;
+	const char *file = NULL;
+	char name[256];
+	int line = 0;
+
+	if (!pk_symbolize(lookup, name, sizeof(name), &off, &size, &file,
+			  &line)) {
+		pk_rbuf_printf(buf, " [<%016lx>] ??\n", ip);
+		return;
+	}
+	pk_rbuf_printf(buf, " [<%016lx>] %s+0x%lx/0x%lx", ip, name,
+		       off + (ip - lookup), size);
+	if (file)
+		pk_rbuf_printf(buf, " (%s:%d)", file, line);
+	pk_rbuf_printf(buf, "\n");
+}
+
+void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip)
+{
+	rbuf_frame(buf, ip, true);
+}
+
+/* Frames of the report machinery itself are noise in a trace. */
+static bool is_report_frame(unsigned long ip)
+{
+	static const char *const internal[] = {
+		"pk_rbuf_", "pk_report_", "pk_warn_", "pk_bug", "dump_stack",
+		"report_", "splat_",
+	};
+	char name[128];
+	unsigned long off, size;
+	const char *file;
+	int line;
+
+	if (!pk_symbolize(ip, name, sizeof(name), &off, &size, &file, &line))
+		return false;
+	for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
+		if (!strncmp(name, internal[i], strlen(internal[i])))
+			return true;
+	return false;
+}
+
+void pk_rbuf_backtrace(struct pk_rbuf *buf)
+{
+	void *frames[MAX_FRAMES];
+	int n = backtrace(frames, MAX_FRAMES), i = 0;
+
+	while (i < n && is_report_frame((unsigned long)frames[i]))
+		i++;
+	pk_rbuf_printf(buf, "Call Trace:\n");
+	for (; i < n; i++)
+		rbuf_frame(buf, (unsigned long)frames[i], true);
+}
+
+void dump_stack(void)
+{
+	struct pk_rbuf buf = { 0 };
+	char comm[16];
+
+	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s\n",
+		       pk_current_cpu(), pk_current_pid(),
+		       pk_current_comm(comm), pk_taint_str());
+	pk_rbuf_backtrace(&buf);
+	if (write(STDERR_FILENO, buf.text, buf.len) < 0)
+		return;
+}

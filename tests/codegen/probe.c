@@ -1,0 +1,1 @@
+void probe_nothing(void) {}

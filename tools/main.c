@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/* `preempt`: the command-line face of libpreempt. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "decode", cmd_decode, "explain preempt_count values or kernel logs" },
+	{ "tour", cmd_tour, "walk the context transitions, word by word" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: preempt <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(out, "\n`preempt <command> --help` describes one.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error(NULL, "no command (try `preempt help`)");
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return cli_usage_error(NULL, "unknown command '%s' (try `preempt help`)",
+			       argv[1]);
+}
