@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Linus's objection to the 2020 series was code generation.  On x86-64,
+ * with debug checks off, preempt_disable() must be one incl on the TLS
+ * slot and preempt_enable()'s fast path one decl plus one conditional
+ * branch (the x86 kernel's shape).  objdump tells.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pk_test.h"
+
+#define MAX_INSNS 64
+
+struct insn {
+	char mnemonic[16];
+	char operands[96];
+	char reloc[96]; /* the relocation applied to this instruction */
+};
+
+/* Parse `objdump -dr` of @obj for the body of @func. */
+static int disassemble(const char *obj, const char *func, struct insn *out)
+{
+	char cmd[1024], line[512], header[128];
+	int n = 0, in_func = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -dr --no-show-raw-insn --no-addresses %s 2>&1", obj);
+	snprintf(header, sizeof(header), "<%s>:", func);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		char *s = line;
+
+		if (strstr(line, header)) {
+			in_func = 1;
+			continue;
+		}
+		if (!in_func)
+			continue;
+		if (line[0] == '\n' || line[0] == '<')
+			break;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncmp(s, "R_X86_64", 8) == 0 ||
+		    strncmp(s, "R_AARCH64", 9) == 0) {
+			if (n)
+				snprintf(out[n - 1].reloc,
+					 sizeof(out[n - 1].reloc), "%.95s", s);
+			continue;
+		}
+		if (n == MAX_INSNS)
+			break;
+		memset(&out[n], 0, sizeof(out[n]));
+		if (sscanf(s, "%15s %95[^\n]", out[n].mnemonic,
+			   out[n].operands) >= 1)
+			n++;
+	}
+	pclose(p);
+	return n;
+}
+
+static bool is_padding(const struct insn *i)
+{
+	return !strncmp(i->mnemonic, "nop", 3) ||
+	       !strcmp(i->mnemonic, "endbr64") || !strcmp(i->mnemonic, "xchg");
+}
+
+/* The thread-pointer-relative address load of initial-exec TLS. */
+static bool is_tls_offset_load(const struct insn *i)
+{
+	return !strcmp(i->mnemonic, "mov") && strstr(i->reloc, "GOTTPOFF");
+}
+
+static bool writes_tls(const struct insn *i)
+{
+	return strstr(i->operands, "%fs:") != NULL;
+}
+
+static void preempt_disable_is_one_incl(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE, "probe_preempt_disable", insns);
+	int incl = 0, other = 0;
+
+	(void)state;
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		if (is_padding(&insns[i]) || is_tls_offset_load(&insns[i]) ||
+		    !strcmp(insns[i].mnemonic, "ret"))
+			continue;
+		if (!strcmp(insns[i].mnemonic, "incl") && writes_tls(&insns[i]))
+			incl++;
+		else
+			other++;
+	}
+	assert_int_equal(incl, 1);
+	assert_int_equal(other, 0);
+}
+
+static void preempt_enable_is_one_decl_and_one_branch(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE, "probe_preempt_enable", insns);
+	int decl = -1, tls_writes = 0;
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		if (writes_tls(&insns[i]))
+			tls_writes++;
+		if (!strcmp(insns[i].mnemonic, "decl") && writes_tls(&insns[i]))
+			decl = i;
+	}
+	assert_true(decl >= 0);
+	assert_int_equal(tls_writes, 1);
+	/* The fast path: the decl, one conditional jump, then the return. */
+	assert_true(decl + 2 < n);
+	assert_true(!strcmp(insns[decl + 1].mnemonic, "je") ||
+		    !strcmp(insns[decl + 1].mnemonic, "jne"));
+	/* Only instruction between decl and return: that branch. */
+	if (!strcmp(insns[decl + 1].mnemonic, "je"))
+		assert_string_equal(insns[decl + 2].mnemonic, "ret");
+	/* The slow path is the call to preempt_schedule(), nothing else. */
+	for (int i = decl + 2; i < n; i++)
+		if (insns[i].reloc[0])
+			assert_non_null(strstr(insns[i].reloc, "preempt_schedule"));
+}
+
+static void debug_checks_go_out_of_line(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE_DEBUG, "probe_preempt_disable", insns);
+	bool calls_add = false;
+
+	(void)state;
+	for (int i = 0; i < n; i++)
+		calls_add |= strstr(insns[i].reloc, "preempt_count_add") != NULL;
+	assert_true(calls_add);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(preempt_disable_is_one_incl),
+		cmocka_unit_test(preempt_enable_is_one_decl_and_one_branch),
+		cmocka_unit_test(debug_checks_go_out_of_line),
+	};
+
+#if !defined(__x86_64__)
+	printf("codegen: x86-64 only; skipped on this architecture\n");
+	return 0;
+#endif
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
