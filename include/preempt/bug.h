@@ -9,6 +9,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <preempt/preempt.h>
 
 void pk_warn_slowpath(const char *file, int line, const char *fmt, ...)

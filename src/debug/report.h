@@ -23,6 +23,8 @@ void pk_rbuf_printf(struct pk_rbuf *buf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "[<ip>] symbol+0xoff/0xsize (file:line)" for a return address. */
 void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip);
+/* The same without the address, as WARNING lines show the caller. */
+void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip);
 /* "Call Trace:" and the caller's frames, report machinery left out. */
 void pk_rbuf_backtrace(struct pk_rbuf *buf);
 

@@ -115,7 +115,8 @@ bool pk_symbolize(unsigned long ip, char *name, size_t size,
  * A return address points after its call; @is_return looks up the call
  * instruction itself, so file:line names the calling line.
  */
-static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return)
+static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
+		       bool with_address)
 {
 	unsigned long lookup = is_return ? ip - 1 : ip;
 	unsigned long off = 0, size = 0;
@@ -128,8 +129,9 @@ static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return)
 		pk_rbuf_printf(buf, " [<%016lx>] ??\n", ip);
 		return;
 	}
-	pk_rbuf_printf(buf, " [<%016lx>] %s+0x%lx/0x%lx", ip, name,
-		       off + (ip - lookup), size);
+	if (with_address)
+		pk_rbuf_printf(buf, " [<%016lx>]", ip);
+	pk_rbuf_printf(buf, " %s+0x%lx/0x%lx", name, off + (ip - lookup), size);
 	if (file)
 		pk_rbuf_printf(buf, " (%s:%d)", file, line);
 	pk_rbuf_printf(buf, "\n");
@@ -137,7 +139,12 @@ static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return)
 
 void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip)
 {
-	rbuf_frame(buf, ip, true);
+	rbuf_frame(buf, ip, true, true);
+}
+
+void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
+{
+	rbuf_frame(buf, ip, true, false);
 }
 
 /* Frames of the report machinery itself are noise in a trace. */
@@ -169,7 +176,7 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf)
 		i++;
 	pk_rbuf_printf(buf, "Call Trace:\n");
 	for (; i < n; i++)
-		rbuf_frame(buf, (unsigned long)frames[i], true);
+		rbuf_frame(buf, (unsigned long)frames[i], true, true);
 }
 
 void dump_stack(void)

@@ -13,10 +13,9 @@ static void splat_warn_header(struct pk_rbuf *buf, const char *file, int line,
 {
 	char comm[16];
 
-	pk_rbuf_printf(buf, "WARNING: CPU: %d PID: %d at %s:%d\n",
+	pk_rbuf_printf(buf, "WARNING: CPU: %d PID: %d at %s:%d",
 		       pk_current_cpu(), pk_current_pid(), file, line);
-	pk_rbuf_printf(buf, "Caller:");
-	pk_rbuf_ip_sym(buf, ip);
+	pk_rbuf_sym(buf, ip);
 	pk_rbuf_printf(buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
 		       pk_current_cpu(), pk_current_pid(), pk_current_comm(comm),
 		       pk_taint_str(), preempt_model_str(preempt_model()));
