@@ -11,8 +11,8 @@ static const struct command {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "decode", cmd_decode, "explain preempt_count values or kernel logs" },
-	{ "tour", cmd_tour, "walk the context transitions, word by word" },
+	{"decode", cmd_decode, "explain preempt_count values or kernel logs"},
+	{"tour", cmd_tour, "walk the context transitions, word by word"},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -37,6 +37,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	return cli_usage_error(NULL, "unknown command '%s' (try `preempt help`)",
-			       argv[1]);
+	return cli_usage_error(
+		NULL, "unknown command '%s' (try `preempt help`)", argv[1]);
 }

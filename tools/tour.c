@@ -14,8 +14,8 @@
 
 static const char *context_name(const struct pk_context *c)
 {
-	static const char *const level[] = { "task", "softirq", "hardirq",
-					     "nmi" };
+	static const char *const level[] = {"task", "softirq", "hardirq",
+					    "nmi"};
 
 	return level[c->interrupt_context_level];
 }
@@ -44,11 +44,13 @@ static void print_step(int n, const char *what, const char *op)
 	pk_context_read(&c);
 	pc = c.count;
 	snprintf(label, sizeof(label), "%s", what);
-	printf("%3d %-40.40s %08x %2u %02x %2u %u %2u  %-7s %2d %2d %2d %2d %2d "
+	printf("%3d %-40.40s %08x %2u %02x %2u %u %2u  %-7s %2d %2d %2d %2d "
+	       "%2d "
 	       "%2d %2d %2d %2d\n",
 	       n, label, pc, pc & PREEMPT_MASK,
 	       (pc & SOFTIRQ_MASK) >> SOFTIRQ_SHIFT,
-	       (pc & HARDIRQ_MASK) >> HARDIRQ_SHIFT, (pc & NMI_MASK) >> NMI_SHIFT,
+	       (pc & HARDIRQ_MASK) >> HARDIRQ_SHIFT,
+	       (pc & NMI_MASK) >> NMI_SHIFT,
 	       (pc & HARDIRQ_DISABLE_MASK) >> HARDIRQ_DISABLE_SHIFT,
 	       context_name(&c), c.in_task, c.in_atomic, c.preemptible,
 	       c.irqs_disabled, c.in_softirq, c.in_serving_softirq,
@@ -59,7 +61,7 @@ static void print_step(int n, const char *what, const char *op)
 
 static int walk_and_print(void)
 {
-	struct pk_probe_state st = { 0 };
+	struct pk_probe_state st = {0};
 
 	print_step(0, "a plain thread: a preemptible task", NULL);
 	for (size_t i = 0; i < pk_probe_script_len; i++) {
@@ -93,7 +95,7 @@ static bool models_agree(void)
 	bool same = true;
 
 	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
-		struct pk_probe_state st = { 0 };
+		struct pk_probe_state st = {0};
 
 		preempt_model_set((enum preempt_model)m);
 		for (size_t i = 0; i < pk_probe_script_len && i < 64; i++) {

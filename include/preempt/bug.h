@@ -28,8 +28,10 @@ extern unsigned int pk_debug_generation;
 		static unsigned int __pk_fired;                                \
 		bool __pk_c = !!(cond);                                        \
 		if (unlikely(__pk_c)) {                                        \
-			unsigned int __pk_g = __atomic_load_n(                 \
-				&pk_debug_generation, __ATOMIC_RELAXED) + 1;   \
+			unsigned int __pk_g =                                  \
+				__atomic_load_n(&pk_debug_generation,          \
+						__ATOMIC_RELAXED) +            \
+				1;                                             \
 			if (__atomic_exchange_n(&__pk_fired, __pk_g,           \
 						__ATOMIC_RELAXED) != __pk_g)   \
 				report;                                        \

@@ -50,8 +50,12 @@ void might_resched(void);
 #define cant_migrate() __cant_migrate(__FILE__, __LINE__)
 #else
 #define might_sleep() might_resched()
-#define cant_sleep() do { } while (0)
-#define cant_migrate() do { } while (0)
+#define cant_sleep()                                                           \
+	do {                                                                   \
+	} while (0)
+#define cant_migrate()                                                         \
+	do {                                                                   \
+	} while (0)
 #endif
 
 /*
@@ -76,13 +80,13 @@ extern __thread unsigned long pk_preempt_disable_ip
 /* ---- reports ---- */
 
 enum pk_report_kind {
-	PK_REPORT_WARN,		/* WARN_ON() and friends */
-	PK_REPORT_BUG,		/* BUG_ON(): aborts after the hook */
-	PK_REPORT_MIGHT_SLEEP,	/* sleeping function in invalid context */
-	PK_REPORT_CANT_SLEEP,	/* assuming atomic context */
-	PK_REPORT_CANT_MIGRATE, /* assuming non migratable context */
+	PK_REPORT_WARN,		 /* WARN_ON() and friends */
+	PK_REPORT_BUG,		 /* BUG_ON(): aborts after the hook */
+	PK_REPORT_MIGHT_SLEEP,	 /* sleeping function in invalid context */
+	PK_REPORT_CANT_SLEEP,	 /* assuming atomic context */
+	PK_REPORT_CANT_MIGRATE,	 /* assuming non migratable context */
 	PK_REPORT_PREEMPT_COUNT, /* DEBUG_PREEMPT: count underflow/overflow */
-	PK_REPORT_SCHED_ATOMIC, /* scheduling while atomic */
+	PK_REPORT_SCHED_ATOMIC,	 /* scheduling while atomic */
 	PK_REPORT_NR,
 };
 

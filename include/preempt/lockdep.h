@@ -38,11 +38,21 @@
 		WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi());       \
 	} while (0)
 #else
-#define lockdep_assert_irqs_enabled() do { } while (0)
-#define lockdep_assert_irqs_disabled() do { } while (0)
-#define lockdep_assert_preemption_enabled() do { } while (0)
-#define lockdep_assert_preemption_disabled() do { } while (0)
-#define lockdep_assert_in_softirq() do { } while (0)
+#define lockdep_assert_irqs_enabled()                                          \
+	do {                                                                   \
+	} while (0)
+#define lockdep_assert_irqs_disabled()                                         \
+	do {                                                                   \
+	} while (0)
+#define lockdep_assert_preemption_enabled()                                    \
+	do {                                                                   \
+	} while (0)
+#define lockdep_assert_preemption_disabled()                                   \
+	do {                                                                   \
+	} while (0)
+#define lockdep_assert_in_softirq()                                            \
+	do {                                                                   \
+	} while (0)
 #endif
 
 #endif /* PREEMPT_LOCKDEP_H */

@@ -73,7 +73,7 @@
 #define _THIS_IP_                                                              \
 	({                                                                     \
 		__label__ __here;                                              \
-	__here:                                                                \
+__here:                                                                        \
 		(unsigned long)&&__here;                                       \
 	})
 #endif
@@ -134,7 +134,8 @@ static __always_inline unsigned int __pk_word(void)
 static __always_inline void __pk_word_add(unsigned int val)
 {
 	if (__builtin_constant_p(val) && val == 1)
-		__asm__ __volatile__("incl %0" : "+m"(pk_preempt_word)::"memory");
+		__asm__ __volatile__("incl %0"
+				     : "+m"(pk_preempt_word)::"memory");
 	else
 		__asm__ __volatile__("addl %1, %0"
 				     : "+m"(pk_preempt_word)
@@ -145,7 +146,8 @@ static __always_inline void __pk_word_add(unsigned int val)
 static __always_inline void __pk_word_sub(unsigned int val)
 {
 	if (__builtin_constant_p(val) && val == 1)
-		__asm__ __volatile__("decl %0" : "+m"(pk_preempt_word)::"memory");
+		__asm__ __volatile__("decl %0"
+				     : "+m"(pk_preempt_word)::"memory");
 	else
 		__asm__ __volatile__("subl %1, %0"
 				     : "+m"(pk_preempt_word)

@@ -32,7 +32,7 @@ static void splat_irqs_disabled_ip(struct pk_rbuf *buf)
 void __might_resched(const char *file, int line, unsigned int offsets)
 {
 	int expected = (int)(offsets & PREEMPT_MASK);
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 	char comm[16];
 
 	if (preempt_count() == expected && !irqs_disabled() &&
@@ -54,8 +54,8 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 	splat_irqs_disabled_ip(&buf);
 	splat_preempt_disable_ip(&buf, expected);
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
-		       pk_current_cpu(), pk_current_pid(), comm,
-		       pk_taint_str(), preempt_model_str(preempt_model()));
+		       pk_current_cpu(), pk_current_pid(), comm, pk_taint_str(),
+		       preempt_model_str(preempt_model()));
 	pk_rbuf_backtrace(&buf);
 	pk_report_emit(PK_REPORT_MIGHT_SLEEP, file, line, &buf);
 }
@@ -67,7 +67,7 @@ void __might_sleep(const char *file, int line)
 
 void __cant_sleep(const char *file, int line, int preempt_offset)
 {
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 	char comm[16];
 
 	if (irqs_disabled() || preempt_count() > preempt_offset)
@@ -87,7 +87,7 @@ void __cant_sleep(const char *file, int line, int preempt_offset)
 
 void __cant_migrate(const char *file, int line)
 {
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 	char comm[16];
 
 	if (irqs_disabled() || pk_migration_disabled() || preempt_count() > 0)

@@ -120,8 +120,9 @@ bool pk_set_panic_on_warn(bool on)
 
 const char *pk_taint_str(void)
 {
-	return __atomic_load_n(&tainted, __ATOMIC_RELAXED) ? "Tainted: G        W"
-							   : "Not tainted";
+	return __atomic_load_n(&tainted, __ATOMIC_RELAXED)
+		       ? "Tainted: G        W"
+		       : "Not tainted";
 }
 
 static void write_all(int fd, const char *p, size_t len)

@@ -44,8 +44,7 @@ const char *pk_current_comm(char comm[16]);
 int pk_current_cpu(void);
 
 /* Symbol of @ip into @name (NULL when unknown); false if no symbol. */
-bool pk_symbolize(unsigned long ip, char *name, size_t size,
-		  unsigned long *off, unsigned long *symsize,
-		  const char **file, int *line);
+bool pk_symbolize(unsigned long ip, char *name, size_t size, unsigned long *off,
+		  unsigned long *symsize, const char **file, int *line);
 
 #endif /* PK_DEBUG_REPORT_H */

@@ -7,8 +7,11 @@
  */
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -77,8 +80,8 @@ static bool symbolize_locked(unsigned long ip, char *name, size_t size,
 
 	if (!mod)
 		return false;
-	sym_name = dwfl_module_addrinfo(mod, ip, &sym_off, &sym, NULL, NULL,
-					NULL);
+	sym_name =
+		dwfl_module_addrinfo(mod, ip, &sym_off, &sym, NULL, NULL, NULL);
 	if (!sym_name)
 		return false;
 	snprintf(name, size, "%s", sym_name);
@@ -87,18 +90,18 @@ static bool symbolize_locked(unsigned long ip, char *name, size_t size,
 	*file = NULL;
 	dline = dwfl_module_getsrc(mod, ip);
 	if (dline) {
-		const char *src = dwfl_lineinfo(dline, NULL, line, NULL, NULL,
-						NULL);
-		/* Only the last component: the path of a build tree is noise. */
+		const char *src =
+			dwfl_lineinfo(dline, NULL, line, NULL, NULL, NULL);
+		/* Only the last component: the path of a build tree is noise.
+		 */
 		if (src)
 			*file = basename_of(src);
 	}
 	return true;
 }
 
-bool pk_symbolize(unsigned long ip, char *name, size_t size,
-		  unsigned long *off, unsigned long *symsize,
-		  const char **file, int *line)
+bool pk_symbolize(unsigned long ip, char *name, size_t size, unsigned long *off,
+		  unsigned long *symsize, const char **file, int *line)
 {
 	bool found;
 
@@ -111,12 +114,61 @@ bool pk_symbolize(unsigned long ip, char *name, size_t size,
 	return found;
 }
 
+/* Where an inlined call was made: the line in the function around it. */
+static void inline_call_site(Dwarf_Die *cu, Dwarf_Die *inlined,
+			     const char **file, int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word value;
+	size_t nfiles;
+
+	if (!dwarf_formudata(dwarf_attr(inlined, DW_AT_call_line, &attr),
+			     &value))
+		*line = (int)value;
+	if (!dwarf_formudata(dwarf_attr(inlined, DW_AT_call_file, &attr),
+			     &value) &&
+	    !dwarf_getsrcfiles(cu, &files, &nfiles) && value < nfiles) {
+		const char *src = dwarf_filesrc(files, value, NULL, NULL);
+
+		if (src)
+			*file = basename_of(src);
+	}
+}
+
+/*
+ * One line per inlined function the address sits in, innermost first, as
+ * the kernel's decode_stacktrace shows them; returns the file:line of the
+ * call in the real function, for its own line.
+ */
+static void rbuf_inlines(struct pk_rbuf *buf, Dwfl_Module *mod,
+			 unsigned long lookup, unsigned long ip,
+			 const char **file, int *line)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, lookup, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, lookup - bias, &scopes) : 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_diename(&scopes[i]);
+		pk_rbuf_printf(buf, " [<%016lx>] %s (%s:%d) [inlined]\n", ip,
+			       name ? name : "??", *file ? *file : "??", *line);
+		inline_call_site(cu, &scopes[i], file, line);
+	}
+	free(scopes);
+}
+
 /*
  * A return address points after its call; @is_return looks up the call
  * instruction itself, so file:line names the calling line.
  */
-static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
-		       bool with_address)
+static void rbuf_frame_locked(struct pk_rbuf *buf, unsigned long ip,
+			      bool is_return, bool with_address)
 {
 	unsigned long lookup = is_return ? ip - 1 : ip;
 	unsigned long off = 0, size = 0;
@@ -124,17 +176,30 @@ static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
 	char name[256];
 	int line = 0;
 
-	if (!pk_symbolize(lookup, name, sizeof(name), &off, &size, &file,
-			  &line)) {
+	if (!symbolize_locked(lookup, name, sizeof(name), &off, &size, &file,
+			      &line)) {
 		pk_rbuf_printf(buf, " [<%016lx>] ??\n", ip);
 		return;
 	}
+	if (with_address)
+		rbuf_inlines(buf, module_of(lookup), lookup, ip, &file, &line);
 	if (with_address)
 		pk_rbuf_printf(buf, " [<%016lx>]", ip);
 	pk_rbuf_printf(buf, " %s+0x%lx/0x%lx", name, off + (ip - lookup), size);
 	if (file)
 		pk_rbuf_printf(buf, " (%s:%d)", file, line);
 	pk_rbuf_printf(buf, "\n");
+}
+
+static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
+		       bool with_address)
+{
+	if (pthread_mutex_trylock(&dwfl_lock) != 0) {
+		pk_rbuf_printf(buf, " [<%016lx>] ??\n", ip);
+		return;
+	}
+	rbuf_frame_locked(buf, ip, is_return, with_address);
+	pthread_mutex_unlock(&dwfl_lock);
 }
 
 void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip)
@@ -151,8 +216,8 @@ void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
 static bool is_report_frame(unsigned long ip)
 {
 	static const char *const internal[] = {
-		"pk_rbuf_", "pk_report_", "pk_warn_", "pk_bug", "dump_stack",
-		"report_", "splat_",
+		"pk_rbuf_",   "pk_report_", "pk_warn_", "pk_bug",
+		"dump_stack", "report_",    "splat_",
 	};
 	char name[128];
 	unsigned long off, size;
@@ -181,12 +246,11 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf)
 
 void dump_stack(void)
 {
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 	char comm[16];
 
-	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s\n",
-		       pk_current_cpu(), pk_current_pid(),
-		       pk_current_comm(comm), pk_taint_str());
+	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s\n", pk_current_cpu(),
+		       pk_current_pid(), pk_current_comm(comm), pk_taint_str());
 	pk_rbuf_backtrace(&buf);
 	if (write(STDERR_FILENO, buf.text, buf.len) < 0)
 		return;

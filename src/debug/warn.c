@@ -17,15 +17,16 @@ static void splat_warn_header(struct pk_rbuf *buf, const char *file, int line,
 		       pk_current_cpu(), pk_current_pid(), file, line);
 	pk_rbuf_sym(buf, ip);
 	pk_rbuf_printf(buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
-		       pk_current_cpu(), pk_current_pid(), pk_current_comm(comm),
-		       pk_taint_str(), preempt_model_str(preempt_model()));
+		       pk_current_cpu(), pk_current_pid(),
+		       pk_current_comm(comm), pk_taint_str(),
+		       preempt_model_str(preempt_model()));
 	pk_rbuf_printf(buf, "preempt_count: %x\n", preempt_count());
 }
 
 static void splat_warn(enum pk_report_kind kind, const char *file, int line,
 		       unsigned long ip, const char *fmt, va_list ap)
 {
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 
 	pk_rbuf_printf(&buf, "------------[ cut here ]------------\n");
 	if (fmt) {
@@ -55,7 +56,7 @@ void pk_warn_slowpath(const char *file, int line, const char *fmt, ...)
 
 void pk_bug(const char *file, int line)
 {
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 
 	pk_rbuf_printf(&buf, "------------[ cut here ]------------\n");
 	pk_rbuf_printf(&buf, "kernel BUG at %s:%d!\n", file, line);
@@ -80,7 +81,7 @@ static bool splat_debug_locks(const char *cond, const char *hint,
 {
 	unsigned int gen =
 		__atomic_load_n(&pk_debug_generation, __ATOMIC_RELAXED) + 1;
-	struct pk_rbuf buf = { 0 };
+	struct pk_rbuf buf = {0};
 
 	if (__atomic_exchange_n(&debug_locks_off_gen, gen, __ATOMIC_RELAXED) ==
 	    gen)

@@ -10,7 +10,8 @@
 
 void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 {
-	/* 127 levels fill the softirq byte; one more would spill into hardirq. */
+	/* 127 levels fill the softirq byte; one more would spill into hardirq.
+	 */
 	if (WARN_ONCE(softirq_count() + cnt > SOFTIRQ_MASK,
 		      "local_bh_disable() nested too deep"))
 		return;

@@ -13,10 +13,8 @@
 #include <preempt/sched.h>
 
 static const char *const model_names[PREEMPT_MODEL_NR] = {
-	[PREEMPT_MODEL_NONE] = "none",
-	[PREEMPT_MODEL_VOLUNTARY] = "voluntary",
-	[PREEMPT_MODEL_FULL] = "full",
-	[PREEMPT_MODEL_LAZY] = "lazy",
+	[PREEMPT_MODEL_NONE] = "none", [PREEMPT_MODEL_VOLUNTARY] = "voluntary",
+	[PREEMPT_MODEL_FULL] = "full", [PREEMPT_MODEL_LAZY] = "lazy",
 	[PREEMPT_MODEL_RT] = "rt",
 };
 

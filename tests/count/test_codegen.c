@@ -124,18 +124,21 @@ static void preempt_enable_is_one_decl_and_one_branch(void **state)
 	/* The slow path is the call to preempt_schedule(), nothing else. */
 	for (int i = decl + 2; i < n; i++)
 		if (insns[i].reloc[0])
-			assert_non_null(strstr(insns[i].reloc, "preempt_schedule"));
+			assert_non_null(
+				strstr(insns[i].reloc, "preempt_schedule"));
 }
 
 static void debug_checks_go_out_of_line(void **state)
 {
 	struct insn insns[MAX_INSNS];
-	int n = disassemble(CODEGEN_PROBE_DEBUG, "probe_preempt_disable", insns);
+	int n = disassemble(CODEGEN_PROBE_DEBUG, "probe_preempt_disable",
+			    insns);
 	bool calls_add = false;
 
 	(void)state;
 	for (int i = 0; i < n; i++)
-		calls_add |= strstr(insns[i].reloc, "preempt_count_add") != NULL;
+		calls_add |=
+			strstr(insns[i].reloc, "preempt_count_add") != NULL;
 	assert_true(calls_add);
 }
 

@@ -75,7 +75,7 @@ static void kernel_definitions(unsigned int pc, struct pk_context *k)
 		.in_atomic_preempt_off = pc != 1,
 		.preemptible = pc == 0 && !irqs_off,
 		.irqs_disabled = irqs_off,
-		.interrupt_context_level = (pc & 0x00f00000)	 ? 3
+		.interrupt_context_level = (pc & 0x00f00000)   ? 3
 					   : (pc & 0x000f0000) ? 2
 					   : (pc & 0x100)      ? 1
 							       : 0,
@@ -101,11 +101,10 @@ static void assert_context_equal(const struct pk_context *want,
 
 static void walk(struct pk_context *seen)
 {
-	struct pk_probe_state st = { 0 };
+	struct pk_probe_state st = {0};
 
 	for (size_t i = 0; i < pk_probe_script_len; i++) {
-		assert_int_equal(pk_probe_apply(&st, pk_probe_script[i].op),
-				 0);
+		assert_int_equal(pk_probe_apply(&st, pk_probe_script[i].op), 0);
 		pk_context_read(&seen[i]);
 	}
 	assert_int_equal(st.depth, 0);
@@ -142,7 +141,7 @@ static void every_model_gives_the_kernels_answers(void **state)
 
 static void the_script_covers_every_context(void **state)
 {
-	bool level_seen[4] = { 0 }, bh_off = false, irqs_off = false;
+	bool level_seen[4] = {0}, bh_off = false, irqs_off = false;
 	bool nmi_in_hardirq_in_softirq = false;
 
 	(void)state;

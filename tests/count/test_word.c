@@ -46,7 +46,7 @@ static void *fresh_thread(void *arg)
 
 static void a_new_thread_is_a_preemptible_task(void **state)
 {
-	int out[4] = { -1, -1, -1, -1 };
+	int out[4] = {-1, -1, -1, -1};
 	pthread_t t;
 
 	(void)state;

@@ -232,7 +232,10 @@ static void warn_on_returns_its_condition(void **state)
 	assert_false(WARN_ON(0));
 	assert_int_equal(captured.nr, 1);
 	assert_int_equal(captured.kind, PK_REPORT_WARN);
-	snprintf(at, sizeof(at), " at tests/debug/test_reports.c:%d warn_on_returns_its_condition+0x", line);
+	snprintf(at, sizeof(at),
+		 " at tests/debug/test_reports.c:%d "
+		 "warn_on_returns_its_condition+0x",
+		 line);
 	assert_report_contains(at);
 	assert_report_contains("---[ end trace");
 	assert_true(WARN(1, "custom %d", 42));
@@ -358,7 +361,8 @@ static void bug_on_aborts(void **state)
 	(void)state;
 	assert_true(WIFSIGNALED(status));
 	assert_int_equal(WTERMSIG(status), SIGABRT);
-	assert_non_null(strstr(err, "kernel BUG at tests/debug/test_reports.c:"));
+	assert_non_null(
+		strstr(err, "kernel BUG at tests/debug/test_reports.c:"));
 }
 
 static void panic_on_warn_aborts(void **state)
