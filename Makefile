@@ -1,11 +1,12 @@
 # The two commands: `make run` (the tour, later the demo) and `make test`.
 BUILD := build
 ASAN_BUILD := build-asan
+NODEBUG_BUILD := build-nodebug
 BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan run test bench format clean
+.PHONY: all deps build asan nodebug run test bench format clean
 
 all: build
 
@@ -20,13 +21,20 @@ asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPREEMPT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
+# The library with its debug checks compiled out (-DPREEMPT_DEBUG=OFF).
+nodebug: deps
+	@cmake -S . -B $(NODEBUG_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_DEBUG=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(NODEBUG_BUILD) -j $(JOBS)
+
 run: build
 	@$(BUILD)/preempt tour
 
-# Every test twice: the normal build, then ASan+UBSan.
-test: build asan
+# Every test twice: the normal build, then ASan+UBSan; and once more with
+# the debug checks compiled out, so the build option stays honest.
+test: build asan nodebug
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(NODEBUG_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
@@ -37,4 +45,4 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(BENCH_BUILD)

@@ -32,11 +32,15 @@ int _cond_resched(void);
  * voluntary and returns 1 if it did; a no-op under full, lazy and rt,
  * where preemption happens by itself.
  */
+#if CONFIG_DEBUG_ATOMIC_SLEEP
 #define cond_resched()                                                         \
 	({                                                                     \
 		__might_resched(__FILE__, __LINE__, 0);                        \
 		_cond_resched();                                               \
 	})
+#else
+#define cond_resched() _cond_resched()
+#endif
 
 /**
  * migrate_disable() - keep the current task on this CPU, preemptible

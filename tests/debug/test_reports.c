@@ -21,6 +21,13 @@
 
 #include "pk_test.h"
 
+/* A check compiled out (-DPREEMPT_DEBUG=OFF) cannot be tested: skip. */
+#define REQUIRES(config)                                                       \
+	do {                                                                   \
+		if (!(config))                                                 \
+			skip();                                                \
+	} while (0)
+
 static int setup(void **state)
 {
 	(void)state;
@@ -46,6 +53,7 @@ static void might_sleep_in_atomic_reports(void **state)
 	char line[128];
 
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_DEBUG_PREEMPT);
 	prctl(PR_SET_NAME, "worker");
 	disable_preemption_here();
 	might_sleep();
@@ -81,6 +89,7 @@ static void might_sleep_is_silent_when_preemptible(void **state)
 static void might_sleep_is_rate_limited(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	preempt_disable();
 	might_sleep();
 	might_sleep();
@@ -97,6 +106,7 @@ static void might_sleep_with_irqs_disabled_reports(void **state)
 	unsigned long flags;
 
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_TRACE_IRQFLAGS);
 	local_irq_save(flags);
 	might_sleep();
 	local_irq_restore(flags);
@@ -110,6 +120,7 @@ static void might_sleep_with_irqs_disabled_reports(void **state)
 static void might_sleep_in_non_block_section_reports(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	non_block_start();
 	might_sleep();
 	non_block_end();
@@ -121,6 +132,7 @@ static void might_sleep_in_non_block_section_reports(void **state)
 static void cond_resched_checks_like_might_sleep(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	local_bh_disable();
 	cond_resched();
 	local_bh_enable();
@@ -131,6 +143,7 @@ static void cond_resched_checks_like_might_sleep(void **state)
 static void cant_sleep_reports_when_preemptible(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	preempt_disable();
 	cant_sleep();
 	preempt_enable();
@@ -146,6 +159,7 @@ static void cant_sleep_reports_when_preemptible(void **state)
 static void cant_migrate_honours_migrate_disable(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	migrate_disable();
 	cant_migrate();
 	migrate_enable();
@@ -163,6 +177,7 @@ static void cant_migrate_honours_migrate_disable(void **state)
 static void unbalanced_preempt_enable_is_refused(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	preempt_enable();
 	assert_int_equal(preempt_count(), 0); /* repaired: not 0xff */
 	assert_int_equal(captured.nr, 1);
@@ -179,6 +194,7 @@ static void unbalanced_preempt_enable_is_refused(void **state)
 static void underflow_below_an_interrupt_is_refused(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	preempt_count_add(HARDIRQ_OFFSET);
 	preempt_enable(); /* no preempt depth to drop */
 	assert_int_equal(preempt_count(), HARDIRQ_OFFSET);
@@ -191,6 +207,7 @@ static void underflow_below_an_interrupt_is_refused(void **state)
 static void depth_near_255_warns(void **state)
 {
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	for (int i = 0; i < 244; i++)
 		preempt_disable();
 	assert_int_equal(captured.nr, 0);
@@ -259,6 +276,7 @@ static void lockdep_asserts(void **state)
 	unsigned long flags;
 
 	(void)state;
+	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	lockdep_assert_irqs_enabled();
 	lockdep_assert_preemption_enabled();
 	local_irq_save(flags);
@@ -408,6 +426,21 @@ static void panic_on_warn_from_environment(void **state)
 	free(self);
 }
 
+/* With the checks compiled out, misuse goes unreported: nothing is left. */
+static void checks_compiled_out_are_silent(void **state)
+{
+	(void)state;
+	REQUIRES(!CONFIG_DEBUG_ATOMIC_SLEEP && !CONFIG_DEBUG_PREEMPT);
+	preempt_disable();
+	might_sleep();
+	cant_migrate();
+	preempt_enable();
+	cant_sleep();
+	lockdep_assert_irqs_disabled();
+	assert_int_equal(captured.nr, 0);
+	assert_int_equal(preempt_count(), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(int argc, char **argv)
@@ -434,6 +467,7 @@ int main(int argc, char **argv)
 		T(bug_on_aborts),
 		T(panic_on_warn_aborts),
 		T(panic_on_warn_from_environment),
+		T(checks_compiled_out_are_silent),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--warn-once")) {
