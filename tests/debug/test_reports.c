@@ -348,6 +348,25 @@ child_warns(void)
 	WARN_ON(1);
 }
 
+static __attribute__((optimize("no-optimize-sibling-calls"))) void
+child_dumps_stack(void)
+{
+	dump_stack();
+}
+
+static void dump_stack_prints_a_symbolized_trace(void **state)
+{
+	static char err[16384];
+	int status = in_child(child_dumps_stack, err, sizeof(err));
+
+	(void)state;
+	assert_true(WIFEXITED(status));
+	assert_non_null(strstr(err, "Call Trace:\n"));
+	assert_non_null(strstr(err, "child_dumps_stack+0x"));
+	assert_non_null(strstr(err, "(test_reports.c:"));
+	assert_null(strstr(err, "pk_rbuf_")); /* machinery left out */
+}
+
 static void child_bugs(void)
 {
 	BUG_ON(1 + 1 == 2);
@@ -465,6 +484,7 @@ int main(int argc, char **argv)
 		T(hook_can_let_reports_through),
 		T(reports_go_to_stderr_and_execution_goes_on),
 		T(bug_on_aborts),
+		T(dump_stack_prints_a_symbolized_trace),
 		T(panic_on_warn_aborts),
 		T(panic_on_warn_from_environment),
 		T(checks_compiled_out_are_silent),
