@@ -381,7 +381,7 @@ note(struct decode_notes *n, const char *fmt, ...)
 
 static void check_reserved(const struct decoded *d, struct decode_notes *n)
 {
-	char bits[16];
+	char bits[24];
 
 	if (!d->reserved)
 		return;
@@ -565,7 +565,7 @@ static int check_value(const char *arg, const struct opts *o)
 struct row {
 	unsigned int shift;
 	const char *name;
-	char bits[8];
+	char bits[24];
 	char value[24];
 	char meaning[64];
 };

@@ -486,7 +486,7 @@ enum preempt_model {
  * preempt_model() - the current model
  *
  * Any context.  Starts as $PREEMPT_MODEL (none, voluntary, full, lazy,
- * rt), else voluntary.
+ * rt), else full.
  */
 enum preempt_model preempt_model(void);
 

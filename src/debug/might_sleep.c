@@ -3,13 +3,19 @@
  * might_sleep(), cant_sleep(), cant_migrate(): the kernel's
  * CONFIG_DEBUG_ATOMIC_SLEEP checks.  They read only the word and the
  * per-task counters beside it, so they answer the same in every model.
+ *
+ * The checks are on hot paths (every sleeping primitive calls
+ * might_sleep()); the 8 KiB report buffer lives in the cold, out-of-line
+ * report functions so the silent case costs a few instructions.
  */
 #include <preempt/debug.h>
 #include <preempt/irqflags.h>
 
 #include "report.h"
 
-static void splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
+#define __report __attribute__((noinline, cold))
+
+static void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
 {
 	int preempt_part = preempt_count() & ~(int)HARDIRQ_DISABLE_MASK;
 
@@ -20,7 +26,7 @@ static void splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
 	pk_rbuf_ip_sym(buf, pk_preempt_disable_ip);
 }
 
-static void splat_irqs_disabled_ip(struct pk_rbuf *buf)
+static void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf)
 {
 	if (!irqs_disabled() || !pk_irqs_disabled_ip)
 		return;
@@ -29,17 +35,12 @@ static void splat_irqs_disabled_ip(struct pk_rbuf *buf)
 	pk_rbuf_ip_sym(buf, pk_irqs_disabled_ip);
 }
 
-void __might_resched(const char *file, int line, unsigned int offsets)
+static __report void pk_splat_might_resched(const char *file, int line,
+					    int expected)
 {
-	int expected = (int)(offsets & PREEMPT_MASK);
 	struct pk_rbuf buf = {0};
 	char comm[16];
 
-	if (preempt_count() == expected && !irqs_disabled() &&
-	    !pk_non_block_count)
-		return;
-	if (!pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))
-		return;
 	pk_rbuf_printf(&buf,
 		       "BUG: sleeping function called from invalid context "
 		       "at %s:%d\n",
@@ -51,8 +52,8 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 		       pk_current_pid(), pk_current_comm(comm));
 	pk_rbuf_printf(&buf, "preempt_count: %x, expected: %x\n",
 		       preempt_count(), expected);
-	splat_irqs_disabled_ip(&buf);
-	splat_preempt_disable_ip(&buf, expected);
+	pk_splat_irqs_disabled_ip(&buf);
+	pk_splat_preempt_disable_ip(&buf, expected);
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
 		       pk_current_cpu(), pk_current_pid(), comm, pk_taint_str(),
 		       preempt_model_str(preempt_model()));
@@ -60,20 +61,27 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 	pk_report_emit(PK_REPORT_MIGHT_SLEEP, file, line, &buf);
 }
 
+void __might_resched(const char *file, int line, unsigned int offsets)
+{
+	int expected = (int)(offsets & PREEMPT_MASK);
+
+	if (likely(preempt_count() == expected && !irqs_disabled() &&
+		   !pk_non_block_count))
+		return;
+	if (pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))
+		pk_splat_might_resched(file, line, expected);
+}
+
 void __might_sleep(const char *file, int line)
 {
 	__might_resched(file, line, 0);
 }
 
-void __cant_sleep(const char *file, int line, int preempt_offset)
+static __report void pk_splat_cant_sleep(const char *file, int line)
 {
 	struct pk_rbuf buf = {0};
 	char comm[16];
 
-	if (irqs_disabled() || preempt_count() > preempt_offset)
-		return;
-	if (!pk_ratelimit_ok(PK_REPORT_CANT_SLEEP))
-		return;
 	pk_rbuf_printf(&buf, "BUG: assuming atomic context at %s:%d\n", file,
 		       line);
 	pk_rbuf_printf(&buf,
@@ -85,15 +93,19 @@ void __cant_sleep(const char *file, int line, int preempt_offset)
 	pk_report_emit(PK_REPORT_CANT_SLEEP, file, line, &buf);
 }
 
-void __cant_migrate(const char *file, int line)
+void __cant_sleep(const char *file, int line, int preempt_offset)
+{
+	if (likely(irqs_disabled() || preempt_count() > preempt_offset))
+		return;
+	if (pk_ratelimit_ok(PK_REPORT_CANT_SLEEP))
+		pk_splat_cant_sleep(file, line);
+}
+
+static __report void pk_splat_cant_migrate(const char *file, int line)
 {
 	struct pk_rbuf buf = {0};
 	char comm[16];
 
-	if (irqs_disabled() || pk_migration_disabled() || preempt_count() > 0)
-		return;
-	if (!pk_ratelimit_ok(PK_REPORT_CANT_MIGRATE))
-		return;
 	pk_rbuf_printf(&buf, "BUG: assuming non migratable context at %s:%d\n",
 		       file, line);
 	pk_rbuf_printf(&buf,
@@ -104,4 +116,13 @@ void __cant_migrate(const char *file, int line)
 		       pk_current_comm(comm));
 	pk_rbuf_backtrace(&buf);
 	pk_report_emit(PK_REPORT_CANT_MIGRATE, file, line, &buf);
+}
+
+void __cant_migrate(const char *file, int line)
+{
+	if (likely(irqs_disabled() || pk_migration_disabled() ||
+		   preempt_count() > 0))
+		return;
+	if (pk_ratelimit_ok(PK_REPORT_CANT_MIGRATE))
+		pk_splat_cant_migrate(file, line);
 }

@@ -215,9 +215,8 @@ void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
 /* Frames of the report machinery itself are noise in a trace. */
 static bool is_report_frame(unsigned long ip)
 {
-	static const char *const internal[] = {
-		"pk_rbuf_",   "pk_report_", "pk_warn_", "pk_bug",
-		"dump_stack", "report_",    "splat_",
+	static const char *const prefixes[] = {
+		"pk_rbuf_", "pk_report_", "pk_warn_", "pk_bug", "pk_splat_",
 	};
 	char name[128];
 	unsigned long off, size;
@@ -226,8 +225,10 @@ static bool is_report_frame(unsigned long ip)
 
 	if (!pk_symbolize(ip, name, sizeof(name), &off, &size, &file, &line))
 		return false;
-	for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
-		if (!strncmp(name, internal[i], strlen(internal[i])))
+	if (!strcmp(name, "dump_stack"))
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
 }
@@ -237,8 +238,11 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf)
 	void *frames[MAX_FRAMES];
 	int n = backtrace(frames, MAX_FRAMES), i = 0;
 
-	while (i < n && is_report_frame((unsigned long)frames[i]))
-		i++;
+	/* Start after the last machinery frame near the top; sanitizers put
+	 * an interceptor frame above backtrace()'s caller. */
+	for (int j = 0; j < n && j < 8; j++)
+		if (is_report_frame((unsigned long)frames[j]))
+			i = j + 1;
 	pk_rbuf_printf(buf, "Call Trace:\n");
 	for (; i < n; i++)
 		rbuf_frame(buf, (unsigned long)frames[i], true, true);

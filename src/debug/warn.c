@@ -8,8 +8,8 @@
 
 #include "report.h"
 
-static void splat_warn_header(struct pk_rbuf *buf, const char *file, int line,
-			      unsigned long ip)
+static void pk_splat_warn_header(struct pk_rbuf *buf, const char *file,
+				 int line, unsigned long ip)
 {
 	char comm[16];
 
@@ -23,8 +23,8 @@ static void splat_warn_header(struct pk_rbuf *buf, const char *file, int line,
 	pk_rbuf_printf(buf, "preempt_count: %x\n", preempt_count());
 }
 
-static void splat_warn(enum pk_report_kind kind, const char *file, int line,
-		       unsigned long ip, const char *fmt, va_list ap)
+static void pk_splat_warn(enum pk_report_kind kind, const char *file, int line,
+			  unsigned long ip, const char *fmt, va_list ap)
 {
 	struct pk_rbuf buf = {0};
 
@@ -38,7 +38,7 @@ static void splat_warn(enum pk_report_kind kind, const char *file, int line,
 		if (buf.len && buf.text[buf.len - 1] != '\n')
 			pk_rbuf_printf(&buf, "\n");
 	}
-	splat_warn_header(&buf, file, line, ip);
+	pk_splat_warn_header(&buf, file, line, ip);
 	pk_rbuf_backtrace(&buf);
 	pk_rbuf_printf(&buf, "---[ end trace 0000000000000000 ]---\n");
 	pk_report_emit(kind, file, line, &buf);
@@ -49,8 +49,8 @@ void pk_warn_slowpath(const char *file, int line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	splat_warn(PK_REPORT_WARN, file, line,
-		   (unsigned long)__builtin_return_address(0), fmt, ap);
+	pk_splat_warn(PK_REPORT_WARN, file, line,
+		      (unsigned long)__builtin_return_address(0), fmt, ap);
 	va_end(ap);
 }
 
@@ -61,8 +61,8 @@ void pk_bug(const char *file, int line)
 	pk_rbuf_printf(&buf, "------------[ cut here ]------------\n");
 	pk_rbuf_printf(&buf, "kernel BUG at %s:%d!\n", file, line);
 	pk_rbuf_printf(&buf, "Oops: invalid opcode: 0000 [#1] SMP\n");
-	splat_warn_header(&buf, file, line,
-			  (unsigned long)__builtin_return_address(0));
+	pk_splat_warn_header(&buf, file, line,
+			     (unsigned long)__builtin_return_address(0));
 	pk_rbuf_backtrace(&buf);
 	pk_rbuf_printf(&buf, "---[ end trace 0000000000000000 ]---\n");
 	pk_report_emit(PK_REPORT_BUG, file, line, &buf);
@@ -76,8 +76,8 @@ void pk_bug(const char *file, int line)
  */
 static unsigned int debug_locks_off_gen;
 
-static bool splat_debug_locks(const char *cond, const char *hint,
-			      unsigned long ip)
+static bool pk_splat_debug_locks(const char *cond, const char *hint,
+				 unsigned long ip)
 {
 	unsigned int gen =
 		__atomic_load_n(&pk_debug_generation, __ATOMIC_RELAXED) + 1;
@@ -90,7 +90,7 @@ static bool splat_debug_locks(const char *cond, const char *hint,
 	pk_rbuf_printf(&buf, "DEBUG_LOCKS_WARN_ON(%s)\n", cond);
 	if (hint)
 		pk_rbuf_printf(&buf, "%s\n", hint);
-	splat_warn_header(&buf, "preempt_count", 0, ip);
+	pk_splat_warn_header(&buf, "preempt_count", 0, ip);
 	pk_rbuf_backtrace(&buf);
 	pk_rbuf_printf(&buf, "---[ end trace 0000000000000000 ]---\n");
 	pk_report_emit(PK_REPORT_PREEMPT_COUNT, NULL, 0, &buf);
@@ -104,11 +104,11 @@ void(preempt_count_add)(int val)
 	__preempt_count_add(val);
 	/* Spinlock count overflowing soon? */
 	if (unlikely((preempt_count() & PREEMPT_MASK) >= PREEMPT_MASK - 10))
-		splat_debug_locks("(preempt_count() & PREEMPT_MASK) >= "
-				  "PREEMPT_MASK - 10",
-				  "preempt depth near 255: "
-				  "spinlock count overflowing soon?",
-				  ip);
+		pk_splat_debug_locks("(preempt_count() & PREEMPT_MASK) >= "
+				     "PREEMPT_MASK - 10",
+				     "preempt depth near 255: "
+				     "spinlock count overflowing soon?",
+				     ip);
 	/* The outermost disable: remember it for "Preemption disabled at:". */
 	if (preempt_count() == val)
 		pk_preempt_disable_ip = ip;
@@ -121,18 +121,20 @@ void(preempt_count_sub)(int val)
 
 	/* Underflow: leave the count as it was, as the kernel does. */
 	if (unlikely(val > pc)) {
-		splat_debug_locks("val > preempt_count()",
-				  "preempt_count underflow: more enables than "
-				  "disables",
-				  ip);
+		pk_splat_debug_locks(
+			"val > preempt_count()",
+			"preempt_count underflow: more enables than "
+			"disables",
+			ip);
 		return;
 	}
 	if (unlikely(val < (int)PREEMPT_MASK && !(pc & PREEMPT_MASK))) {
-		splat_debug_locks("(val < PREEMPT_MASK) && !(preempt_count() & "
-				  "PREEMPT_MASK)",
-				  "preempt depth underflow: preempt_enable() "
-				  "without preempt_disable()",
-				  ip);
+		pk_splat_debug_locks(
+			"(val < PREEMPT_MASK) && !(preempt_count() & "
+			"PREEMPT_MASK)",
+			"preempt depth underflow: preempt_enable() "
+			"without preempt_disable()",
+			ip);
 		return;
 	}
 	__preempt_count_sub(val);

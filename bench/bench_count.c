@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_count: ns/op of the count layer's hot paths beside a bare TLS
+ * increment+decrement, all in one run.
+ *
+ *   bench_count [--ms N] [--reps N]   timing table (default 100 ms, 5 reps)
+ *   bench_count --callgrind N         run every case once, N iterations,
+ *                                     for valgrind --tool=callgrind
+ *   bench_count --list                symbol, checks, name of every case
+ *
+ * Each case is calibrated to about --ms milliseconds, then every case runs
+ * once per round, --reps rounds, and the median is reported: interleaving
+ * the rounds spreads frequency drift and noisy neighbours over all cases
+ * alike, which is what a ratio needs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <preempt/preempt.h>
+
+#include "count_cases.h"
+
+__thread unsigned int bench_tls_word __attribute__((tls_model("initial-exec")));
+volatile unsigned long bench_sink;
+
+#define MAX_CASES 32
+#define MAX_REPS 31
+#define BASELINE_SYMBOL "bench_tls_baseline_nodebug"
+
+struct row {
+	const struct bench_case *c;
+	long iters;
+	double ns[MAX_REPS];
+	double median;
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double run_ns(const struct bench_case *c, long iters)
+{
+	double start = now_ns();
+
+	c->fn(iters);
+	return now_ns() - start;
+}
+
+/* Iterations that take about @target_ns. */
+static long calibrate(const struct bench_case *c, double target_ns)
+{
+	long iters = 1024;
+	double t;
+
+	for (;;) {
+		t = run_ns(c, iters);
+		if (t >= target_ns / 10 || iters > LONG_MAX / 16)
+			break;
+		iters *= 4;
+	}
+	if (t <= 0)
+		return iters;
+	t = (double)iters * target_ns / t;
+	if (t < 1000)
+		return 1000;
+	if (t > (double)(LONG_MAX / 2))
+		return LONG_MAX / 2;
+	return (long)t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_REPS];
+
+	memcpy(s, v, sizeof(*v) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* The cases in table order, each debug-on case right after its twin. */
+static int add_case(const struct bench_case **out, int n,
+		    const struct bench_case *c)
+{
+	if (n == MAX_CASES) {
+		fprintf(stderr, "bench_count: more than %d cases\n", MAX_CASES);
+		exit(1);
+	}
+	out[n] = c;
+	return n + 1;
+}
+
+static int collect(const struct bench_case **out)
+{
+	int n = 0;
+
+	for (const struct bench_case *c = bench_cases_nodebug; c->name; c++) {
+		n = add_case(out, n, c);
+		for (const struct bench_case *d = bench_cases_debug; d->name;
+		     d++)
+			if (!strcmp(d->name, c->name))
+				n = add_case(out, n, d);
+	}
+	for (const struct bench_case *d = bench_cases_debug; d->name; d++) {
+		int seen = 0;
+
+		for (int i = 0; i < n; i++)
+			seen |= out[i] == d;
+		if (!seen)
+			n = add_case(out, n, d);
+	}
+	return n;
+}
+
+static const char *pin_to_this_cpu(void)
+{
+	static char where[32];
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return "not pinned (sched_getcpu failed)";
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return "not pinned (sched_setaffinity failed)";
+	snprintf(where, sizeof(where), "pinned to CPU %d", cpu);
+	return where;
+}
+
+static long parse_long(const char *s, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0) {
+		fprintf(stderr, "bench_count: bad %s '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: bench_count [--ms N] [--reps N] | "
+			"--callgrind N | --list\n");
+	return 2;
+}
+
+static int timing(const struct bench_case **cases, int n, long ms, int reps)
+{
+	static struct row rows[MAX_CASES];
+	const char *pinned = pin_to_this_cpu();
+	double base = 0;
+
+	for (int i = 0; i < n; i++) {
+		rows[i].c = cases[i];
+		rows[i].iters = calibrate(cases[i], (double)ms * 1e6);
+	}
+	for (int r = 0; r < reps; r++)
+		for (int i = 0; i < n; i++)
+			rows[i].ns[r] = run_ns(rows[i].c, rows[i].iters) /
+					(double)rows[i].iters;
+	for (int i = 0; i < n; i++) {
+		rows[i].median = median(rows[i].ns, reps);
+		if (!strcmp(rows[i].c->symbol, BASELINE_SYMBOL))
+			base = rows[i].median;
+	}
+
+	printf("ns/op: median of %d rounds, ~%ld ms per case per round, %s, "
+	       "CLOCK_MONOTONIC; preemption model %s\n\n",
+	       reps, ms, pinned, preempt_model_str(preempt_model()));
+	printf("%-28s %-6s %8s %8s %8s %10s\n", "case", "checks", "ns/op",
+	       "min", "max", "vs base");
+	for (int i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		double lo = w->ns[0], hi = w->ns[0];
+
+		for (int r = 1; r < reps; r++) {
+			lo = w->ns[r] < lo ? w->ns[r] : lo;
+			hi = w->ns[r] > hi ? w->ns[r] : hi;
+		}
+		printf("%-28s %-6s %8.3f %8.3f %8.3f", w->c->name,
+		       w->c->debug ? "on" : "off", w->median, lo, hi);
+		if (base > 0)
+			printf(" %9.2fx\n", w->median / base);
+		else
+			printf(" %10s\n", "-");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct bench_case *cases[MAX_CASES];
+	int n = collect(cases);
+	long ms = 100, reps = 5;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (int i = 0; i < n; i++)
+			printf("%s\t%s\t%s\n", cases[i]->symbol,
+			       cases[i]->debug ? "on" : "off", cases[i]->name);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--callgrind")) {
+		long iters = parse_long(argv[2], "iteration count");
+
+		for (int i = 0; i < n; i++)
+			cases[i]->fn(iters);
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (i + 1 < argc && !strcmp(argv[i], "--ms"))
+			ms = parse_long(argv[++i], "--ms");
+		else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
+			reps = parse_long(argv[++i], "--reps");
+		else
+			return usage();
+	}
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	return timing(cases, n, ms, (int)reps);
+}
