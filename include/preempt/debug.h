@@ -87,6 +87,8 @@ enum pk_report_kind {
 	PK_REPORT_CANT_MIGRATE,	 /* assuming non migratable context */
 	PK_REPORT_PREEMPT_COUNT, /* DEBUG_PREEMPT: count underflow/overflow */
 	PK_REPORT_SCHED_ATOMIC,	 /* scheduling while atomic */
+	PK_REPORT_IRQ,		 /* interrupt handler leaked count */
+	PK_REPORT_SOFTIRQ,	 /* softirq handler leaked count */
 	PK_REPORT_NR,
 };
 

@@ -5,7 +5,10 @@
 /*
  * Lazy interrupt disabling: local_irq_*() change nothing but the
  * interrupt-disable depth kept in bits 24-30 of the context word.  No
- * syscall, no signal mask.
+ * syscall, no signal mask.  An interrupt signal that arrives while the
+ * depth is non-zero leaves its lines pending and returns; the enabling
+ * edge (local_irq_enable(), or a restore to enabled) replays them before
+ * it returns.
  *
  * Semantics match the kernel's for every sequence kernel code may use:
  *  - local_irq_save() returns the depth it found (non-zero: interrupts were
@@ -24,6 +27,16 @@
 /* Where interrupts were last disabled (debug builds): reports print it. */
 extern __thread unsigned long pk_irqs_disabled_ip
 	__attribute__((tls_model("initial-exec")));
+
+/*
+ * Set by the interrupt signal handler when it found interrupts disabled and
+ * left its lines pending; the edge that enables interrupts replays them.
+ */
+extern __thread int pk_irq_soft_pending
+	__attribute__((tls_model("initial-exec")));
+
+/* Run what arrived while interrupts were disabled (irq layer). */
+void pk_irq_replay(void);
 
 /* Debug check (CONFIG_TRACE_IRQFLAGS): restore to enabled from enabled. */
 void pk_warn_bogus_irq_restore(void);
@@ -55,12 +68,18 @@ static __always_inline void __pk_irq_disable(unsigned long ip)
 /**
  * raw_local_irq_enable() - enable interrupts on this CPU
  *
- * Any context where enabling is legal (not hardirq or NMI).
+ * Any context where enabling is legal (not hardirq or NMI).  Interrupts
+ * that arrived while disabled run, in hardirq context, before it returns.
  */
 static __always_inline void raw_local_irq_enable(void)
 {
 	barrier();
 	__pk_word_and(~HARDIRQ_DISABLE_MASK);
+	/* A signal before the and left its lines pending; one after it ran
+	 * them itself.  So the flag is read after the depth is cleared. */
+	barrier();
+	if (unlikely(pk_irq_soft_pending))
+		pk_irq_replay();
 }
 
 static __always_inline unsigned long __pk_irq_save(unsigned long ip)
@@ -79,8 +98,12 @@ static __always_inline void __pk_irq_restore(unsigned long flags)
 	if (CONFIG_TRACE_IRQFLAGS && unlikely(!depth))
 		pk_warn_bogus_irq_restore();
 	/* Field-local: the difference never borrows outside the field. */
-	if (likely(depth != flags))
+	if (likely(depth != flags)) {
 		__pk_word_add((unsigned int)(flags - depth));
+		barrier();
+		if (!flags && unlikely(pk_irq_soft_pending))
+			pk_irq_replay();
+	}
 }
 
 /**

@@ -417,7 +417,11 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 	__preempt_count_sub(1);
 }
 
-/* ---- the predicates (REFERENCE.md section 2) ---- */
+/*
+ * ---- the predicates (REFERENCE.md section 2) ----
+ * As in the kernel, the in_*() tests yield the masked field (non-zero for
+ * true), so in_nmi() == NMI_MASK asks "nested to the limit?".
+ */
 
 #define hardirq_count() (preempt_count() & HARDIRQ_MASK)
 #define softirq_count() (preempt_count() & SOFTIRQ_MASK)
@@ -428,15 +432,15 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 	((preempt_count() & HARDIRQ_DISABLE_MASK) >> HARDIRQ_DISABLE_SHIFT)
 
 /** in_nmi() - running an NMI handler.  Any context. */
-#define in_nmi() (nmi_count() != 0)
+#define in_nmi() (nmi_count())
 /** in_hardirq() - running a hard interrupt handler (or NMI).  Any context. */
-#define in_hardirq() (hardirq_count() != 0)
+#define in_hardirq() (hardirq_count())
 /** in_serving_softirq() - running a softirq handler.  Any context. */
-#define in_serving_softirq() ((softirq_count() & SOFTIRQ_OFFSET) != 0)
+#define in_serving_softirq() (softirq_count() & SOFTIRQ_OFFSET)
 /** in_softirq() - serving a softirq *or* bh disabled (ambiguous). */
-#define in_softirq() (softirq_count() != 0)
+#define in_softirq() (softirq_count())
 /** in_interrupt() - NMI, hardirq, softirq or bh disabled (deprecated). */
-#define in_interrupt() (irq_count() != 0)
+#define in_interrupt() (irq_count())
 /** in_task() - task context: no NMI, hardirq or softirq being served. */
 #define in_task()                                                              \
 	(!(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))

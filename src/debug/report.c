@@ -32,6 +32,8 @@ static const char *const kind_names[PK_REPORT_NR] = {
 	[PK_REPORT_CANT_MIGRATE] = "cant_migrate",
 	[PK_REPORT_PREEMPT_COUNT] = "preempt_count",
 	[PK_REPORT_SCHED_ATOMIC] = "sched_atomic",
+	[PK_REPORT_IRQ] = "irq",
+	[PK_REPORT_SOFTIRQ] = "softirq",
 };
 
 const char *pk_report_kind_str(enum pk_report_kind kind)

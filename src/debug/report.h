@@ -28,6 +28,16 @@ void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip);
 /* "Call Trace:" and the caller's frames, report machinery left out. */
 void pk_rbuf_backtrace(struct pk_rbuf *buf);
 
+/*
+ * A WARN-style report ("cut here", @fmt, WARNING line naming the caller,
+ * trace) of @kind, for checks in other layers.
+ */
+void pk_warn_kind(enum pk_report_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noinline, cold));
+
+/* "symbol+0xoff/0xsize" of @ip into @buf (the kernel's %pS). */
+const char *pk_sym_str(unsigned long ip, char *buf, size_t size);
+
 /* False while this kind printed less than a second ago (kernel: HZ). */
 bool pk_ratelimit_ok(enum pk_report_kind kind);
 

@@ -212,6 +212,20 @@ void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
 	rbuf_frame(buf, ip, true, false);
 }
 
+const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
+{
+	unsigned long off = 0, symsize = 0;
+	const char *file;
+	char name[200];
+	int line;
+
+	if (pk_symbolize(ip, name, sizeof(name), &off, &symsize, &file, &line))
+		snprintf(buf, size, "%s+0x%lx/0x%lx", name, off, symsize);
+	else
+		snprintf(buf, size, "0x%lx", ip);
+	return buf;
+}
+
 /* Frames of the report machinery itself are noise in a trace. */
 static bool is_report_frame(unsigned long ip)
 {

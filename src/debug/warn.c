@@ -13,8 +13,12 @@ static void pk_splat_warn_header(struct pk_rbuf *buf, const char *file,
 {
 	char comm[16];
 
-	pk_rbuf_printf(buf, "WARNING: CPU: %d PID: %d at %s:%d",
-		       pk_current_cpu(), pk_current_pid(), file, line);
+	if (file)
+		pk_rbuf_printf(buf, "WARNING: CPU: %d PID: %d at %s:%d",
+			       pk_current_cpu(), pk_current_pid(), file, line);
+	else
+		pk_rbuf_printf(buf, "WARNING: CPU: %d PID: %d at",
+			       pk_current_cpu(), pk_current_pid());
 	pk_rbuf_sym(buf, ip);
 	pk_rbuf_printf(buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
 		       pk_current_cpu(), pk_current_pid(),
@@ -42,6 +46,16 @@ static void pk_splat_warn(enum pk_report_kind kind, const char *file, int line,
 	pk_rbuf_backtrace(&buf);
 	pk_rbuf_printf(&buf, "---[ end trace 0000000000000000 ]---\n");
 	pk_report_emit(kind, file, line, &buf);
+}
+
+void pk_warn_kind(enum pk_report_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pk_splat_warn(kind, NULL, 0, (unsigned long)__builtin_return_address(0),
+		      fmt, ap);
+	va_end(ap);
 }
 
 void pk_warn_slowpath(const char *file, int line, const char *fmt, ...)
@@ -90,7 +104,7 @@ static bool pk_splat_debug_locks(const char *cond, const char *hint,
 	pk_rbuf_printf(&buf, "DEBUG_LOCKS_WARN_ON(%s)\n", cond);
 	if (hint)
 		pk_rbuf_printf(&buf, "%s\n", hint);
-	pk_splat_warn_header(&buf, "preempt_count", 0, ip);
+	pk_splat_warn_header(&buf, NULL, 0, ip);
 	pk_rbuf_backtrace(&buf);
 	pk_rbuf_printf(&buf, "---[ end trace 0000000000000000 ]---\n");
 	pk_report_emit(PK_REPORT_PREEMPT_COUNT, NULL, 0, &buf);

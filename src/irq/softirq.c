@@ -1,12 +1,229 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bottom-half disabling.  The softirq vectors and their processing at
- * local_bh_enable() build on this in the irq layer.
+ * Softirqs, ksoftirqd and tasklets.
+ *
+ * Pending softirqs run at irq_exit() when that leaves no interrupt context,
+ * and at local_bh_enable() when the bh count drops to zero outside
+ * interrupt context; one run restarts while new ones are raised, at most
+ * MAX_SOFTIRQ_RESTART times and MAX_SOFTIRQ_TIME, and stops early when a
+ * reschedule is owed; the rest goes to the CPU's ksoftirqd.  Under the rt
+ * model irq_exit() never runs them: ksoftirqd or local_bh_enable() does.
+ *
+ * Until the scheduler makes ksoftirqd a task on its CPU it is a thread of
+ * its own that works on its CPU's pending mask.  softirq_owner keeps the
+ * softirq handlers of one CPU from ever running in both at once, which is
+ * the serialization softirq code relies on; a bh-disabled section on the
+ * CPU thread does not (yet) hold ksoftirqd off.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <time.h>
+
 #include <preempt/bottom_half.h>
 #include <preempt/bug.h>
 #include <preempt/debug.h>
+#include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
+#include <preempt/sched.h>
+
+#include "../debug/report.h"
+#include "irq.h"
+
+#define MAX_SOFTIRQ_TIME_NS 2000000L
+#define MAX_SOFTIRQ_RESTART 10
+
+enum { OWNER_NONE, OWNER_CPU, OWNER_KSOFTIRQD };
+
+const char *const softirq_to_name[NR_SOFTIRQS] = {
+	"HI",	    "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+	"IRQ_POLL", "TASKLET", "SCHED",	 "HRTIMER", "RCU",
+};
+
+static void (*softirq_vec[NR_SOFTIRQS])(void);
+
+void open_softirq(int nr, void (*action)(void))
+{
+	if (WARN_ON(nr < 0 || nr >= NR_SOFTIRQS))
+		return;
+	__atomic_store_n(&softirq_vec[nr], action, __ATOMIC_RELEASE);
+}
+
+/* The CPU of this thread; a plain thread becomes one on first use. */
+static struct pk_irq_cpu *this_cpu_or_register(void)
+{
+	if (!pk_this_irq_cpu && pk_irq_cpu_register() < 0)
+		return NULL;
+	return pk_this_irq_cpu;
+}
+
+unsigned int local_softirq_pending(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	return c ? __atomic_load_n(&c->softirq_pending, __ATOMIC_RELAXED) : 0;
+}
+
+static void wakeup_softirqd(struct pk_irq_cpu *c)
+{
+	/* sem_post() is async-signal-safe; post once per wake-up. */
+	if (!__atomic_exchange_n(&c->ksoftirqd_woken, 1, __ATOMIC_SEQ_CST)) {
+		pk_stat_inc(c, ksoftirqd_wakeups);
+		sem_post(&c->ksoftirqd_wake);
+	}
+}
+
+void raise_softirq_irqoff(unsigned int nr)
+{
+	struct pk_irq_cpu *c = this_cpu_or_register();
+
+	if (WARN_ON_ONCE(nr >= NR_SOFTIRQS) || !c)
+		return;
+	lockdep_assert_irqs_disabled();
+	__atomic_fetch_or(&c->softirq_pending, 1U << nr, __ATOMIC_SEQ_CST);
+	/*
+	 * In interrupt or bh-disabled context it runs at irq exit or bh
+	 * enable; otherwise nothing would run it soon but ksoftirqd.
+	 */
+	if (!in_interrupt())
+		wakeup_softirqd(c);
+}
+
+void raise_softirq(unsigned int nr)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	raise_softirq_irqoff(nr);
+	local_irq_restore(flags);
+}
+
+static bool softirq_trylock(struct pk_irq_cpu *c, int owner)
+{
+	int none = OWNER_NONE;
+
+	return __atomic_compare_exchange_n(&c->softirq_owner, &none, owner,
+					   false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static void softirq_unlock(struct pk_irq_cpu *c)
+{
+	__atomic_store_n(&c->softirq_owner, OWNER_NONE, __ATOMIC_RELEASE);
+}
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static void report_softirq_leak(unsigned int nr, void (*action)(void),
+				unsigned int before, unsigned int after)
+{
+	struct pk_rbuf buf = {0};
+	char sym[160];
+
+	pk_rbuf_printf(&buf,
+		       "huh, entered softirq %u %s %016lx with preempt_count "
+		       "%08x, exited with %08x?\n",
+		       nr, softirq_to_name[nr], (unsigned long)action, before,
+		       after);
+	pk_rbuf_printf(&buf, "softirq action: %s\n",
+		       pk_sym_str((unsigned long)action, sym, sizeof(sym)));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_SOFTIRQ, NULL, 0, &buf);
+}
+
+static void run_vector(struct pk_irq_cpu *c, unsigned int nr, bool ksoftirqd)
+{
+	void (*action)(void) =
+		__atomic_load_n(&softirq_vec[nr], __ATOMIC_ACQUIRE);
+	unsigned int before = (unsigned int)preempt_count(), after;
+
+	if (!action)
+		return;
+	action();
+	after = (unsigned int)preempt_count();
+	if (unlikely(after != before)) {
+		report_softirq_leak(nr, action, before, after);
+		preempt_count_set((int)before);
+	}
+	if (ksoftirqd)
+		pk_stat_inc(c, softirq_ksoftirqd);
+	else
+		pk_stat_inc(c, softirq_inline);
+}
+
+/*
+ * The kernel's handle_softirqs(): entered with interrupts disabled and the
+ * CPU's softirq_owner held.  Handlers run with interrupts enabled, so a
+ * hardirq (or its replay) can interrupt them.
+ */
+static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd)
+{
+	long end = now_ns() + MAX_SOFTIRQ_TIME_NS;
+	int restart = MAX_SOFTIRQ_RESTART;
+	unsigned int pending;
+
+	__preempt_count_add(SOFTIRQ_OFFSET);
+	for (;;) {
+		pending = __atomic_exchange_n(&c->softirq_pending, 0,
+					      __ATOMIC_SEQ_CST);
+		local_irq_enable();
+		for (unsigned int nr = 0; pending; nr++, pending >>= 1)
+			if (pending & 1)
+				run_vector(c, nr, ksoftirqd);
+		local_irq_disable();
+		if (!__atomic_load_n(&c->softirq_pending, __ATOMIC_SEQ_CST))
+			break;
+		if (now_ns() >= end || need_resched() || --restart == 0) {
+			wakeup_softirqd(c);
+			break;
+		}
+	}
+	__preempt_count_sub(SOFTIRQ_OFFSET);
+}
+
+/* From irq_exit(), interrupts disabled, no interrupt context left. */
+void pk_softirq_irq_exit(struct pk_irq_cpu *c)
+{
+	if (!c)
+		return;
+	/* PREEMPT_RT: softirqs run in task context only. */
+	if (preempt_model_rt()) {
+		wakeup_softirqd(c);
+		return;
+	}
+	/* ksoftirqd is at it: it will see these too. */
+	if (!softirq_trylock(c, OWNER_CPU))
+		return;
+	handle_softirqs(c, false);
+	softirq_unlock(c);
+}
+
+/* From local_bh_enable(), task context. */
+static void do_softirq(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+	unsigned long flags;
+
+	if (in_interrupt() || !c)
+		return;
+	local_irq_save(flags);
+	if (local_softirq_pending() && softirq_trylock(c, OWNER_CPU)) {
+		handle_softirqs(c, !pthread_equal(c->thread, pthread_self()));
+		softirq_unlock(c);
+	}
+	local_irq_restore(flags);
+}
+
+/* ---- bottom-half disabling ---- */
 
 void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 {
@@ -29,8 +246,239 @@ void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 	if (WARN_ONCE((softirq_count() & ~SOFTIRQ_OFFSET) < cnt,
 		      "local_bh_enable() without local_bh_disable()"))
 		return;
-	/* Keep preemption off until pending softirqs would have run. */
+	/* Keep preemption off until pending softirqs have run. */
 	__preempt_count_sub(cnt - 1);
+	if (!in_interrupt() && !irqs_disabled() && local_softirq_pending())
+		do_softirq();
 	preempt_count_dec();
 	preempt_check_resched();
+}
+
+/* ---- ksoftirqd ---- */
+
+static void ksoftirqd_run(struct pk_irq_cpu *c)
+{
+	while (__atomic_load_n(&c->softirq_pending, __ATOMIC_SEQ_CST) &&
+	       !__atomic_load_n(&c->ksoftirqd_stop, __ATOMIC_SEQ_CST)) {
+		if (!softirq_trylock(c, OWNER_KSOFTIRQD)) {
+			sched_yield();
+			continue;
+		}
+		local_irq_disable();
+		handle_softirqs(c, true);
+		local_irq_enable();
+		softirq_unlock(c);
+		/* handle_softirqs() woke us for what it left: consume that. */
+		__atomic_store_n(&c->ksoftirqd_woken, 0, __ATOMIC_SEQ_CST);
+	}
+}
+
+static void *ksoftirqd_thread(void *arg)
+{
+	struct pk_irq_cpu *c = arg;
+	char name[16];
+
+	snprintf(name, sizeof(name), "ksoftirqd/%d", c->cpu);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	/* Works for its CPU, but is not its thread: it never gets signals. */
+	pk_this_irq_cpu = c;
+	for (;;) {
+		while (sem_wait(&c->ksoftirqd_wake) != 0 && errno == EINTR)
+			;
+		if (__atomic_load_n(&c->ksoftirqd_stop, __ATOMIC_SEQ_CST))
+			break;
+		__atomic_store_n(&c->ksoftirqd_woken, 0, __ATOMIC_SEQ_CST);
+		ksoftirqd_run(c);
+	}
+	pk_this_irq_cpu = NULL;
+	return NULL;
+}
+
+int pk_ksoftirqd_start(struct pk_irq_cpu *c)
+{
+	sigset_t block, old;
+	int err;
+
+	if (sem_init(&c->ksoftirqd_wake, 0, 0) != 0)
+		return -errno;
+	/* Created with the interrupt signals blocked, which it inherits. */
+	sigemptyset(&block);
+	sigaddset(&block, PK_SIGIRQ);
+	sigaddset(&block, PK_SIGNMI);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	err = pthread_create(&c->ksoftirqd, NULL, ksoftirqd_thread, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		sem_destroy(&c->ksoftirqd_wake);
+		return -err;
+	}
+	return 0;
+}
+
+void pk_ksoftirqd_stop(struct pk_irq_cpu *c)
+{
+	__atomic_store_n(&c->ksoftirqd_stop, 1, __ATOMIC_SEQ_CST);
+	sem_post(&c->ksoftirqd_wake);
+	pthread_join(c->ksoftirqd, NULL);
+	sem_destroy(&c->ksoftirqd_wake);
+}
+
+/* ---- tasklets ---- */
+
+static bool test_and_set_state(struct tasklet_struct *t, int bit)
+{
+	return __atomic_fetch_or(&t->state, 1UL << bit, __ATOMIC_SEQ_CST) &
+	       (1UL << bit);
+}
+
+static bool test_state(struct tasklet_struct *t, int bit)
+{
+	return __atomic_load_n(&t->state, __ATOMIC_SEQ_CST) & (1UL << bit);
+}
+
+static void clear_state(struct tasklet_struct *t, int bit)
+{
+	__atomic_fetch_and(&t->state, ~(1UL << bit), __ATOMIC_SEQ_CST);
+}
+
+void tasklet_setup(struct tasklet_struct *t,
+		   void (*callback)(struct tasklet_struct *))
+{
+	*t = (struct tasklet_struct){.use_callback = true,
+				     .callback = callback};
+}
+
+void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long),
+		  unsigned long data)
+{
+	*t = (struct tasklet_struct){.func = func, .data = data};
+}
+
+static void tasklet_push(struct pk_irq_cpu *c, int hi, struct tasklet_struct *t)
+{
+	struct tasklet_struct *old =
+		__atomic_load_n(&c->tasklets[hi], __ATOMIC_RELAXED);
+
+	do
+		t->next = old;
+	while (!__atomic_compare_exchange_n(&c->tasklets[hi], &old, t, true,
+					    __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+}
+
+static void tasklet_enqueue(struct tasklet_struct *t, int hi)
+{
+	struct pk_irq_cpu *c = this_cpu_or_register();
+
+	if (!c) {
+		clear_state(t, TASKLET_STATE_SCHED);
+		return;
+	}
+	tasklet_push(c, hi, t);
+	raise_softirq(hi ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
+}
+
+void tasklet_schedule(struct tasklet_struct *t)
+{
+	if (!test_and_set_state(t, TASKLET_STATE_SCHED))
+		tasklet_enqueue(t, 0);
+}
+
+void tasklet_hi_schedule(struct tasklet_struct *t)
+{
+	if (!test_and_set_state(t, TASKLET_STATE_SCHED))
+		tasklet_enqueue(t, 1);
+}
+
+/* The list is a stack; run in the order scheduled. */
+static struct tasklet_struct *tasklet_take(struct pk_irq_cpu *c, int hi)
+{
+	struct tasklet_struct *list =
+		__atomic_exchange_n(&c->tasklets[hi], NULL, __ATOMIC_ACQUIRE);
+	struct tasklet_struct *fifo = NULL;
+
+	while (list) {
+		struct tasklet_struct *next = list->next;
+
+		list->next = fifo;
+		fifo = list;
+		list = next;
+	}
+	return fifo;
+}
+
+static bool tasklet_try_run(struct tasklet_struct *t)
+{
+	if (test_and_set_state(t, TASKLET_STATE_RUN))
+		return false;
+	if (__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
+		clear_state(t, TASKLET_STATE_RUN);
+		return false;
+	}
+	clear_state(t, TASKLET_STATE_SCHED);
+	if (t->use_callback)
+		t->callback(t);
+	else
+		t->func(t->data);
+	clear_state(t, TASKLET_STATE_RUN);
+	return true;
+}
+
+static void tasklet_action_common(int hi)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+	struct tasklet_struct *t = c ? tasklet_take(c, hi) : NULL;
+
+	while (t) {
+		struct tasklet_struct *next = t->next;
+
+		/* Disabled or running elsewhere: try again next time. */
+		if (!tasklet_try_run(t)) {
+			tasklet_push(c, hi, t);
+			__atomic_fetch_or(
+				&c->softirq_pending,
+				1U << (hi ? HI_SOFTIRQ : TASKLET_SOFTIRQ),
+				__ATOMIC_SEQ_CST);
+		}
+		t = next;
+	}
+}
+
+static void tasklet_action(void)
+{
+	tasklet_action_common(0);
+}
+
+static void tasklet_hi_action(void)
+{
+	tasklet_action_common(1);
+}
+
+__attribute__((constructor)) static void softirq_init(void)
+{
+	open_softirq(TASKLET_SOFTIRQ, tasklet_action);
+	open_softirq(HI_SOFTIRQ, tasklet_hi_action);
+}
+
+void tasklet_disable(struct tasklet_struct *t)
+{
+	__atomic_add_fetch(&t->count, 1, __ATOMIC_SEQ_CST);
+	while (test_state(t, TASKLET_STATE_RUN))
+		sched_yield();
+}
+
+void tasklet_enable(struct tasklet_struct *t)
+{
+	__atomic_sub_fetch(&t->count, 1, __ATOMIC_SEQ_CST);
+}
+
+void tasklet_kill(struct tasklet_struct *t)
+{
+	might_sleep();
+	while (test_and_set_state(t, TASKLET_STATE_SCHED))
+		while (test_state(t, TASKLET_STATE_SCHED))
+			sched_yield();
+	while (test_state(t, TASKLET_STATE_RUN))
+		sched_yield();
+	clear_state(t, TASKLET_STATE_SCHED);
 }

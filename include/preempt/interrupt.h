@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_INTERRUPT_H
+#define PREEMPT_INTERRUPT_H
+
+/*
+ * Interrupts, softirqs and tasklets.
+ *
+ * A CPU is a thread that registered as one (pk_irq_cpu_register(); the
+ * scheduler's vCPUs do it for themselves).  Each CPU has a virtual
+ * interrupt controller: PK_NR_IRQS numbered lines whose raises are kept in
+ * a pending bitmap and delivered as one real-time signal directed at the
+ * CPU's thread, as an APIC delivers many lines through one vector; lines
+ * requested with request_nmi() come through a second signal that is never
+ * soft-masked.
+ *
+ * Delivery is edge-triggered per line: raises that arrive while a line is
+ * already pending coalesce into one handler call, and pk_irq_coalesced()
+ * tells the handler how many raises that call covers.  No raise is lost.
+ *
+ * Handlers run in hardirq context inside a signal handler: they may use
+ * the library's APIs and nothing from libc that is not async-signal-safe.
+ */
+
+#include <signal.h>
+#include <stdbool.h>
+#include <preempt/hardirq.h>
+
+#define PK_NR_IRQS 64
+#define PK_NR_CPUS 64
+
+/* The signals: chosen above glibc's reserved real-time signals. */
+#define PK_SIGIRQ (SIGRTMIN + 2)
+#define PK_SIGNMI (SIGRTMIN + 3)
+
+typedef enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1,
+	IRQ_WAKE_THREAD = 2,
+} irqreturn_t;
+
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+#define IRQF_SHARED 0x00000080UL    /* several handlers on one line */
+#define IRQF_NO_THREAD 0x00010000UL /* never forced into a thread (rt) */
+
+/**
+ * pk_irq_cpu_register() - make the calling thread a CPU
+ *
+ * Task context.  Installs the interrupt signal handlers (once per process)
+ * and starts the CPU's ksoftirqd.  Returns the CPU number, or -EBUSY when
+ * all PK_NR_CPUS are taken; a thread already registered gets its number.
+ * A CPU thread unregisters when it exits.
+ */
+int pk_irq_cpu_register(void);
+
+/**
+ * pk_irq_cpu_unregister() - the calling thread stops being a CPU
+ *
+ * Task context, on a registered thread.  Raises still pending are dropped.
+ */
+void pk_irq_cpu_unregister(void);
+
+/** pk_irq_this_cpu() - the calling thread's CPU number, or -1. */
+int pk_irq_this_cpu(void);
+
+/**
+ * request_irq() - install @handler on line @irq
+ * @irq: line number, 0..PK_NR_IRQS-1
+ * @handler: called in hardirq context, interrupts disabled
+ * @flags: IRQF_SHARED to share the line
+ * @name: for reports
+ * @dev_id: passed to @handler; identifies the handler for free_irq()
+ *
+ * Task context (may sleep).  Returns 0, -EINVAL, or -EBUSY when the line is
+ * taken and not shared by both.
+ */
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id);
+
+/**
+ * request_nmi() - install @handler on @irq as a non-maskable line
+ *
+ * Task context.  The handler runs in NMI context even while interrupts are
+ * disabled; it may use only NMI-safe APIs.  Same returns as request_irq().
+ */
+int request_nmi(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id);
+
+/**
+ * free_irq() - remove the handler installed with @dev_id from @irq
+ *
+ * Task context (may sleep): waits until no CPU runs the handler.  Returns
+ * the handler's name, or NULL (with a warning) when there is none.
+ */
+const char *free_irq(unsigned int irq, void *dev_id);
+
+/** free_nmi() - free_irq() for a line requested with request_nmi(). */
+const char *free_nmi(unsigned int irq, void *dev_id);
+
+/**
+ * irq_raise() - raise line @irq on CPU @cpu
+ *
+ * Any context, any thread (also threads that are not CPUs).  Returns 0,
+ * -EINVAL for a bad or unrequested line, -ENODEV for a CPU that is not
+ * registered.
+ */
+int irq_raise(unsigned int irq, int cpu);
+
+/**
+ * pk_irq_coalesced() - how many raises the running handler call covers
+ *
+ * Hardirq or NMI context, inside a handler; at least 1.
+ */
+unsigned int pk_irq_coalesced(void);
+
+/**
+ * struct pk_irq_stats - a CPU's interrupt counters
+ * @handled: handler calls
+ * @raised: raises covered by those calls
+ * @deferred: signals that found interrupts disabled and left lines pending
+ * @replayed: replays at the enabling edge
+ * @nmi: NMI handler calls
+ * @softirq_inline: softirq vectors run at irq exit or local_bh_enable()
+ * @softirq_ksoftirqd: softirq vectors run by ksoftirqd
+ * @ksoftirqd_wakeups: hand-offs to ksoftirqd
+ */
+struct pk_irq_stats {
+	unsigned long handled, raised, deferred, replayed, nmi;
+	unsigned long softirq_inline, softirq_ksoftirqd, ksoftirqd_wakeups;
+};
+
+/** pk_irq_stats() - counters of CPU @cpu (zeros if not registered). */
+struct pk_irq_stats pk_irq_stats(int cpu);
+
+/* ---- softirqs ---- */
+
+/* The ten vectors, in the kernel's priority order. */
+enum {
+	HI_SOFTIRQ = 0,
+	TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ,
+	NR_SOFTIRQS,
+};
+
+extern const char *const softirq_to_name[NR_SOFTIRQS];
+
+/**
+ * open_softirq() - install the action of softirq vector @nr
+ *
+ * Task context, before the vector is raised.
+ */
+void open_softirq(int nr, void (*action)(void));
+
+/**
+ * raise_softirq_irqoff() - mark vector @nr pending on this CPU
+ *
+ * Interrupts disabled.  Outside interrupt context ksoftirqd is woken to run
+ * it; inside, it runs at irq exit (or the enclosing softirq's restart).
+ */
+void raise_softirq_irqoff(unsigned int nr);
+
+/** raise_softirq() - raise_softirq_irqoff() from any context. */
+void raise_softirq(unsigned int nr);
+
+/** local_softirq_pending() - this CPU's pending vectors, a bitmask. */
+unsigned int local_softirq_pending(void);
+
+/* ---- tasklets, on HI_SOFTIRQ and TASKLET_SOFTIRQ ---- */
+
+struct tasklet_struct {
+	struct tasklet_struct *next;
+	unsigned long state;
+	int count; /* disable depth */
+	bool use_callback;
+	union {
+		void (*func)(unsigned long data);
+		void (*callback)(struct tasklet_struct *t);
+	};
+	unsigned long data;
+};
+
+enum {
+	TASKLET_STATE_SCHED, /* queued to run */
+	TASKLET_STATE_RUN,   /* running on some CPU */
+};
+
+/** tasklet_setup() - initialize @t to call @callback(t).  Any context. */
+void tasklet_setup(struct tasklet_struct *t,
+		   void (*callback)(struct tasklet_struct *));
+/** tasklet_init() - initialize @t to call @func(data).  Any context. */
+void tasklet_init(struct tasklet_struct *t, void (*func)(unsigned long),
+		  unsigned long data);
+/** tasklet_schedule() - run @t once, soon, in softirq context.  Any context. */
+void tasklet_schedule(struct tasklet_struct *t);
+/** tasklet_hi_schedule() - as tasklet_schedule(), on HI_SOFTIRQ. */
+void tasklet_hi_schedule(struct tasklet_struct *t);
+/** tasklet_disable() - keep @t from running; waits if it runs.  Task. */
+void tasklet_disable(struct tasklet_struct *t);
+/** tasklet_enable() - undo tasklet_disable().  Any context. */
+void tasklet_enable(struct tasklet_struct *t);
+/** tasklet_kill() - wait until @t is neither queued nor running.  Task. */
+void tasklet_kill(struct tasklet_struct *t);
+
+#endif /* PREEMPT_INTERRUPT_H */

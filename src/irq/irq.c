@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Interrupt delivery: a virtual interrupt controller per CPU, real-time
+ * signals directed at the CPU's thread, hardirq/NMI entry and exit, and the
+ * lazy-disable protocol.
+ *
+ * Raise:   raised[irq]++, then set the line's bit in the CPU's pending
+ *          bitmap; only the raise that finds the bitmap empty sends the
+ *          signal (an APIC's edge), so signals never pile up.
+ * Signal:  interrupts disabled in the interrupted code (depth != 0)?
+ *          note pk_irq_soft_pending and return: the lines stay pending and
+ *          no further signal comes until they are taken.  Otherwise enter
+ *          hardirq context and dispatch.
+ * Enable:  the edge that brings the depth to zero sees soft_pending and
+ *          dispatches, in hardirq context, before it returns.
+ * Dispatch: take the bitmap, and per line take raised[irq] (the number of
+ *          raises this call covers; 0 means an earlier call covered them).
+ *
+ * A handler therefore never runs while the code it interrupts has
+ * interrupts disabled, and every raise is accounted to exactly one call.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <preempt/debug.h>
+#include <preempt/hardirq.h>
+#include <preempt/interrupt.h>
+#include <preempt/irqflags.h>
+
+#include "../debug/report.h"
+#include "irq.h"
+
+#define IRQ_MAX_SHARED 4
+
+struct irq_action {
+	irq_handler_t handler; /* NULL: free slot; published last */
+	void *dev_id;
+	const char *name;
+	unsigned long flags;
+};
+
+struct irq_desc {
+	pthread_mutex_t lock; /* request/free only, task context */
+	int nmi;
+	int in_progress; /* CPUs inside this line's handlers */
+	struct irq_action action[IRQ_MAX_SHARED];
+};
+
+static struct irq_desc irq_descs[PK_NR_IRQS];
+static struct pk_irq_cpu cpu_table[PK_NR_CPUS];
+static pthread_mutex_t cpu_table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t irq_setup_once = PTHREAD_ONCE_INIT;
+static pthread_key_t cpu_exit_key;
+
+__thread int pk_irq_soft_pending;
+__thread struct pk_irq_cpu *pk_this_irq_cpu;
+static __thread unsigned int irq_coalesced;
+
+struct pk_irq_cpu *pk_irq_cpu(int cpu)
+{
+	if (cpu < 0 || cpu >= PK_NR_CPUS)
+		return NULL;
+	return &cpu_table[cpu];
+}
+
+int pk_irq_this_cpu(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	return c && pthread_equal(c->thread, pthread_self()) ? c->cpu : -1;
+}
+
+unsigned int pk_irq_coalesced(void)
+{
+	return irq_coalesced;
+}
+
+/* ---- entry and exit ---- */
+
+void irq_enter(void)
+{
+	preempt_count_add(HARDIRQ_OFFSET);
+}
+
+void irq_exit(void)
+{
+	preempt_count_sub(HARDIRQ_OFFSET);
+	if (!in_interrupt() && local_softirq_pending())
+		pk_softirq_irq_exit(pk_this_irq_cpu);
+}
+
+static void report_irq_leak(unsigned int irq, const struct irq_action *a,
+			    unsigned int before, unsigned int after)
+{
+	char sym[160];
+
+	pk_warn_kind(PK_REPORT_IRQ,
+		     "irq %u handler %s [%s] preempt leak: %08x -> %08x", irq,
+		     pk_sym_str((unsigned long)a->handler, sym, sizeof(sym)),
+		     a->name ? a->name : "?", before, after);
+}
+
+static void report_irq_enabled(unsigned int irq, const struct irq_action *a)
+{
+	char sym[160];
+
+	pk_warn_kind(PK_REPORT_IRQ, "irq %u handler %s enabled interrupts", irq,
+		     pk_sym_str((unsigned long)a->handler, sym, sizeof(sym)));
+}
+
+/* One handler: it must leave the count and the interrupt state as found. */
+static void run_action(unsigned int irq, struct irq_action *a,
+		       irq_handler_t handler)
+{
+	unsigned int before = (unsigned int)preempt_count(), after;
+
+	handler((int)irq, a->dev_id);
+	if (unlikely(!irqs_disabled())) {
+		report_irq_enabled(irq, a);
+		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
+	}
+	after = (unsigned int)preempt_count();
+	if (unlikely(after != before)) {
+		report_irq_leak(irq, a, before, after);
+		preempt_count_set((int)before);
+	}
+}
+
+static void handle_line(struct pk_irq_cpu *c, unsigned int irq)
+{
+	struct irq_desc *desc = &irq_descs[irq];
+	unsigned int n =
+		__atomic_exchange_n(&c->raised[irq], 0, __ATOMIC_SEQ_CST);
+
+	if (!n)
+		return;
+	__atomic_add_fetch(&desc->in_progress, 1, __ATOMIC_SEQ_CST);
+	irq_coalesced = n;
+	for (int i = 0; i < IRQ_MAX_SHARED; i++) {
+		struct irq_action *a = &desc->action[i];
+		irq_handler_t handler =
+			__atomic_load_n(&a->handler, __ATOMIC_ACQUIRE);
+
+		if (handler)
+			run_action(irq, a, handler);
+	}
+	irq_coalesced = 0;
+	__atomic_sub_fetch(&desc->in_progress, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&c->stats.raised, n, __ATOMIC_RELAXED);
+	pk_stat_inc(c, handled);
+}
+
+static void handle_pending(struct pk_irq_cpu *c, uint64_t *pending)
+{
+	uint64_t bits;
+
+	while ((bits = __atomic_exchange_n(pending, 0, __ATOMIC_SEQ_CST))) {
+		while (bits) {
+			handle_line(c, (unsigned int)__builtin_ctzll(bits));
+			bits &= bits - 1;
+		}
+	}
+}
+
+/*
+ * Entered with interrupts enabled in the interrupted code.  Interrupt entry
+ * disables them (handlers run with irqs_disabled()); a signal that lands
+ * meanwhile only notes soft_pending, which the loop picks up.
+ */
+static void irq_dispatch(struct pk_irq_cpu *c)
+{
+	do {
+		pk_irq_soft_pending = 0;
+		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
+		irq_enter();
+		handle_pending(c, &c->pending);
+		irq_exit();
+		__pk_word_and(~HARDIRQ_DISABLE_MASK);
+		barrier();
+	} while (pk_irq_soft_pending);
+}
+
+void pk_irq_replay(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	pk_irq_soft_pending = 0;
+	if (!c || !pthread_equal(c->thread, pthread_self()))
+		return;
+	pk_stat_inc(c, replayed);
+	irq_dispatch(c);
+}
+
+static struct pk_irq_cpu *signal_cpu(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	/* Never run handlers on a thread that is not the CPU's own. */
+	if (!c || !pthread_equal(c->thread, pthread_self()))
+		return NULL;
+	return c;
+}
+
+static void irq_signal(int sig, siginfo_t *info, void *uctx)
+{
+	int saved_errno = errno;
+	struct pk_irq_cpu *c = signal_cpu();
+
+	(void)sig;
+	(void)info;
+	(void)uctx;
+	if (c) {
+		if (irqs_disabled()) {
+			pk_irq_soft_pending = 1;
+			pk_stat_inc(c, deferred);
+		} else {
+			irq_dispatch(c);
+		}
+	}
+	errno = saved_errno;
+}
+
+static void nmi_signal(int sig, siginfo_t *info, void *uctx)
+{
+	int saved_errno = errno;
+	struct pk_irq_cpu *c = signal_cpu();
+
+	(void)sig;
+	(void)info;
+	(void)uctx;
+	if (c) {
+		nmi_enter();
+		handle_pending(c, &c->nmi_pending);
+		nmi_exit();
+		pk_stat_inc(c, nmi);
+	}
+	errno = saved_errno;
+}
+
+/* ---- CPUs ---- */
+
+static void install_handler(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	/* No kernel mask on the path: masking is soft, in the word. */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL) != 0)
+		BUG();
+}
+
+static void cpu_exit_destructor(void *arg)
+{
+	struct pk_irq_cpu *c = arg;
+
+	/* The key's value is cleared before this runs: put it back so the
+	 * unregistration finds its CPU. */
+	pk_this_irq_cpu = c;
+	pk_irq_cpu_unregister();
+}
+
+static void irq_setup(void)
+{
+	void *warm[2];
+
+	for (int i = 0; i < PK_NR_IRQS; i++)
+		pthread_mutex_init(&irq_descs[i].lock, NULL);
+	pthread_key_create(&cpu_exit_key, cpu_exit_destructor);
+	/* backtrace() loads libgcc's unwinder on first use: not in a signal. */
+	backtrace(warm, 2);
+	install_handler(PK_SIGIRQ, irq_signal);
+	install_handler(PK_SIGNMI, nmi_signal);
+}
+
+static void unblock_irq_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, PK_SIGIRQ);
+	sigaddset(&set, PK_SIGNMI);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static struct pk_irq_cpu *claim_cpu_slot(void)
+{
+	for (int i = 0; i < PK_NR_CPUS; i++) {
+		struct pk_irq_cpu *c = &cpu_table[i];
+
+		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) &&
+		    !c->ksoftirqd_stop) {
+			memset(c, 0, sizeof(*c));
+			c->cpu = i;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+int pk_irq_cpu_register(void)
+{
+	struct pk_irq_cpu *c;
+
+	if (pk_irq_this_cpu() >= 0)
+		return pk_this_irq_cpu->cpu;
+	pthread_once(&irq_setup_once, irq_setup);
+	pthread_mutex_lock(&cpu_table_lock);
+	c = claim_cpu_slot();
+	if (!c) {
+		pthread_mutex_unlock(&cpu_table_lock);
+		return -EBUSY;
+	}
+	c->thread = pthread_self();
+	if (pk_ksoftirqd_start(c) != 0) {
+		pthread_mutex_unlock(&cpu_table_lock);
+		return -EAGAIN;
+	}
+	pk_this_irq_cpu = c;
+	pthread_setspecific(cpu_exit_key, c);
+	unblock_irq_signals();
+	__atomic_store_n(&c->online, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&cpu_table_lock);
+	return c->cpu;
+}
+
+void pk_irq_cpu_unregister(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	if (pk_irq_this_cpu() < 0)
+		return;
+	might_sleep();
+	__atomic_store_n(&c->online, 0, __ATOMIC_SEQ_CST);
+	/* A raiser past its online check still sends to this thread. */
+	while (__atomic_load_n(&c->users, __ATOMIC_SEQ_CST))
+		sched_yield();
+	pthread_mutex_lock(&cpu_table_lock);
+	c->ksoftirqd_stop = 1;
+	pk_ksoftirqd_stop(c);
+	c->ksoftirqd_stop = 0;
+	pthread_setspecific(cpu_exit_key, NULL);
+	pk_this_irq_cpu = NULL;
+	pk_irq_soft_pending = 0;
+	pthread_mutex_unlock(&cpu_table_lock);
+}
+
+struct pk_irq_stats pk_irq_stats(int cpu)
+{
+	struct pk_irq_stats s = {0};
+	struct pk_irq_cpu *c = pk_irq_cpu(cpu);
+
+	if (c)
+		memcpy(&s, &c->stats, sizeof(s));
+	return s;
+}
+
+/* ---- lines ---- */
+
+static int setup_irq(unsigned int irq, irq_handler_t handler,
+		     unsigned long flags, const char *name, void *dev_id,
+		     int nmi)
+{
+	struct irq_desc *desc;
+	int slot = -1, used = 0, shared = 1;
+
+	if (irq >= PK_NR_IRQS || !handler)
+		return -EINVAL;
+	might_sleep();
+	pthread_once(&irq_setup_once, irq_setup);
+	desc = &irq_descs[irq];
+	pthread_mutex_lock(&desc->lock);
+	for (int i = 0; i < IRQ_MAX_SHARED; i++) {
+		struct irq_action *a = &desc->action[i];
+
+		if (!a->handler) {
+			if (slot < 0)
+				slot = i;
+			continue;
+		}
+		used++;
+		shared &= !!(a->flags & IRQF_SHARED);
+	}
+	if (used && (!shared || !(flags & IRQF_SHARED) || desc->nmi != nmi))
+		slot = -1;
+	if (slot >= 0) {
+		struct irq_action *a = &desc->action[slot];
+
+		desc->nmi = nmi;
+		a->dev_id = dev_id;
+		a->name = name;
+		a->flags = flags;
+		__atomic_store_n(&a->handler, handler, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&desc->lock);
+	return slot >= 0 ? 0 : -EBUSY;
+}
+
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id)
+{
+	return setup_irq(irq, handler, flags, name, dev_id, 0);
+}
+
+int request_nmi(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id)
+{
+	return setup_irq(irq, handler, flags, name, dev_id, 1);
+}
+
+static const char *remove_irq(unsigned int irq, void *dev_id, int nmi)
+{
+	struct irq_desc *desc;
+	const char *name = NULL;
+
+	if (irq >= PK_NR_IRQS)
+		return NULL;
+	might_sleep();
+	desc = &irq_descs[irq];
+	pthread_mutex_lock(&desc->lock);
+	for (int i = 0; i < IRQ_MAX_SHARED && !name; i++) {
+		struct irq_action *a = &desc->action[i];
+
+		if (a->handler && a->dev_id == dev_id && desc->nmi == nmi) {
+			name = a->name ? a->name : "";
+			__atomic_store_n(&a->handler, NULL, __ATOMIC_SEQ_CST);
+		}
+	}
+	pthread_mutex_unlock(&desc->lock);
+	WARN(!name, "Trying to free already-free IRQ %u", irq);
+	/* synchronize_irq(): no CPU may still be inside the handler. */
+	while (__atomic_load_n(&desc->in_progress, __ATOMIC_SEQ_CST))
+		sched_yield();
+	return name;
+}
+
+const char *free_irq(unsigned int irq, void *dev_id)
+{
+	return remove_irq(irq, dev_id, 0);
+}
+
+const char *free_nmi(unsigned int irq, void *dev_id)
+{
+	return remove_irq(irq, dev_id, 1);
+}
+
+static bool line_requested(struct irq_desc *desc)
+{
+	for (int i = 0; i < IRQ_MAX_SHARED; i++)
+		if (__atomic_load_n(&desc->action[i].handler, __ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+int irq_raise(unsigned int irq, int cpu)
+{
+	struct pk_irq_cpu *c = pk_irq_cpu(cpu);
+	struct irq_desc *desc;
+	uint64_t *pending, old;
+	int ret = 0;
+
+	if (irq >= PK_NR_IRQS || !line_requested(&irq_descs[irq]))
+		return -EINVAL;
+	if (!c)
+		return -ENODEV;
+	desc = &irq_descs[irq];
+	__atomic_add_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&c->online, __ATOMIC_SEQ_CST)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	pending = desc->nmi ? &c->nmi_pending : &c->pending;
+	__atomic_add_fetch(&c->raised[irq], 1, __ATOMIC_SEQ_CST);
+	old = __atomic_fetch_or(pending, 1ULL << irq, __ATOMIC_SEQ_CST);
+	if (!old)
+		pthread_kill(c->thread, desc->nmi ? PK_SIGNMI : PK_SIGIRQ);
+out:
+	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
+	return ret;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PK_IRQ_IRQ_H
+#define PK_IRQ_IRQ_H
+
+/* The per-CPU state shared by interrupt entry and softirq processing. */
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+
+#include <preempt/interrupt.h>
+
+struct pk_irq_cpu {
+	int cpu;
+	int online; /* accepting raises */
+	int users;  /* raisers inside irq_raise() right now */
+	pthread_t thread;
+
+	uint64_t pending;     /* maskable lines raised, not yet handled */
+	uint64_t nmi_pending; /* NMI lines raised, not yet handled */
+	uint32_t raised[PK_NR_IRQS]; /* raises not yet covered by a call */
+
+	uint32_t softirq_pending;
+	int softirq_owner; /* softirq handlers of a CPU never run twice at once
+			    */
+	struct tasklet_struct *tasklets[2]; /* TASKLET_SOFTIRQ, HI_SOFTIRQ */
+
+	pthread_t ksoftirqd;
+	sem_t ksoftirqd_wake;
+	int ksoftirqd_woken;
+	int ksoftirqd_stop;
+
+	struct pk_irq_stats stats;
+};
+
+/* The CPU the calling thread is, or works for (ksoftirqd); NULL if none. */
+extern __thread struct pk_irq_cpu *pk_this_irq_cpu;
+
+struct pk_irq_cpu *pk_irq_cpu(int cpu);
+
+/* Softirq side, called from interrupt entry/exit and CPU (un)registration. */
+void pk_softirq_irq_exit(struct pk_irq_cpu *c);
+int pk_ksoftirqd_start(struct pk_irq_cpu *c);
+void pk_ksoftirqd_stop(struct pk_irq_cpu *c);
+
+#define pk_stat_inc(c, field)                                                  \
+	__atomic_add_fetch(&(c)->stats.field, 1, __ATOMIC_RELAXED)
+
+#endif /* PK_IRQ_IRQ_H */
