@@ -1,34 +1,47 @@
 // SPDX-License-Identifier: MIT
-/* The README's example: the seed's GFP bug, and might_sleep() catching it. */
+/* The README's example: an interrupt raising a softirq, and might_sleep(). */
 #include <stdio.h>
 
-#include <preempt/bottom_half.h>
 #include <preempt/debug.h>
-#include <preempt/preempt.h>
+#include <preempt/interrupt.h>
 
-static const char *pick_gfp(void)
+static unsigned int softirq_count_seen;
+
+static void net_rx_action(void) /* softirq context */
 {
-	/* Right in every model now that the count is unconditional. */
+	softirq_count_seen = preempt_count(); /* 0x100: serving a softirq */
+}
+
+static const char *gfp(void) /* right in every model: the seed's point */
+{
 	return preemptible() ? "GFP_KERNEL" : "GFP_ATOMIC";
 }
 
-static void fill_cache(void)
+static irqreturn_t nic_interrupt(int irq, void *dev) /* hardirq context */
 {
-	might_sleep(); /* we are about to block */
+	raise_softirq(NET_RX_SOFTIRQ); /* runs at irq exit */
+	return IRQ_HANDLED;
 }
 
 int main(void)
 {
-	preempt_model_set(PREEMPT_MODEL_NONE);	 /* no kernel preemption... */
-	printf("task:        %s\n", pick_gfp()); /* ...still GFP_KERNEL */
+	int cpu = pk_irq_cpu_register(); /* this thread becomes a CPU */
+	unsigned long flags;
 
-	local_bh_disable();
-	printf("bh disabled: %s, in_softirq()=%d, count=%#x\n", pick_gfp(),
-	       in_softirq(), preempt_count());
-	local_bh_enable();
+	open_softirq(NET_RX_SOFTIRQ, net_rx_action);
+	request_irq(3, nic_interrupt, 0, "nic", NULL);
 
-	preempt_disable();
-	fill_cache(); /* BUG: sleeping function called from invalid context */
+	local_irq_save(flags); /* lazy: no syscall, just the word */
+	irq_raise(3, cpu);     /* arrives, is noted pending... */
+	printf("irqs off:  softirq saw %#x\n", softirq_count_seen);
+	local_irq_restore(flags); /* ...and replayed right here */
+	printf("restored:  softirq saw %#x\n", softirq_count_seen);
+
+	preempt_model_set(PREEMPT_MODEL_NONE); /* no kernel preemption... */
+	printf("task:      %s\n", gfp());
+	preempt_disable(); /* ...but the count is kept all the same */
+	printf("atomic:    %s\n", gfp());
+	might_sleep(); /* BUG: sleeping function called from invalid context */
 	preempt_enable();
-	return preempt_count(); /* 0: balanced */
+	return 0;
 }

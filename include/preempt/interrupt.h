@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <preempt/hardirq.h>
+#include <preempt/irqflags.h>
 
 #define PK_NR_IRQS 64
 #define PK_NR_CPUS 64
