@@ -207,6 +207,20 @@ void pk_softirq_irq_exit(struct pk_irq_cpu *c)
 	softirq_unlock(c);
 }
 
+/*
+ * Task context may wait for ksoftirqd to finish its pass (as PREEMPT_RT's
+ * local_bh_enable() waits on the softirq lock), unless it took all.
+ */
+static bool softirq_lock_task(struct pk_irq_cpu *c)
+{
+	while (!softirq_trylock(c, OWNER_CPU)) {
+		if (!local_softirq_pending())
+			return false;
+		sched_yield();
+	}
+	return true;
+}
+
 /* From local_bh_enable(), task context. */
 static void do_softirq(void)
 {
@@ -216,7 +230,7 @@ static void do_softirq(void)
 	if (in_interrupt() || !c)
 		return;
 	local_irq_save(flags);
-	if (local_softirq_pending() && softirq_trylock(c, OWNER_CPU)) {
+	if (local_softirq_pending() && softirq_lock_task(c)) {
 		handle_softirqs(c, !pthread_equal(c->thread, pthread_self()));
 		softirq_unlock(c);
 	}
