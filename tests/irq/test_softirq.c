@@ -202,6 +202,36 @@ static void leaking_softirq_is_reported_and_repaired(void **state)
 	assert_report_contains("leak_action+0x");
 }
 
+static struct pk_context hardirq_seen;
+
+static irqreturn_t record_hardirq(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	pk_context_read(&hardirq_seen);
+	return IRQ_HANDLED;
+}
+
+static void interrupt_in_softirq(void)
+{
+	irq_raise(LINE + 1, cpu); /* softirqs run with interrupts enabled */
+}
+
+static void hardirq_nests_inside_a_softirq(void **state)
+{
+	(void)state;
+	request_irq(LINE + 1, record_hardirq, 0, "nested", &hardirq_seen);
+	open_softirq(BLOCK_SOFTIRQ, interrupt_in_softirq);
+	irq_raise(LINE, cpu);
+	assert_int_equal(hardirq_seen.count, SOFTIRQ_OFFSET + HARDIRQ_OFFSET +
+						     HARDIRQ_DISABLE_OFFSET);
+	assert_true(hardirq_seen.in_serving_softirq);
+	assert_true(hardirq_seen.in_hardirq);
+	assert_false(hardirq_seen.in_task);
+	assert_int_equal(hardirq_seen.interrupt_context_level, 2);
+	free_irq(LINE + 1, &hardirq_seen);
+}
+
 static int tasklet_runs;
 static struct pk_context tasklet_seen;
 
@@ -270,6 +300,7 @@ int main(void)
 		T(restart_limit_hands_off_to_ksoftirqd),
 		T(rt_never_runs_softirqs_at_irq_exit),
 		T(leaking_softirq_is_reported_and_repaired),
+		T(hardirq_nests_inside_a_softirq),
 		T(tasklets_run_once_in_softirq),
 		T(tasklet_init_passes_data),
 	};
