@@ -137,6 +137,7 @@ static void handle_line(struct pk_irq_cpu *c, unsigned int irq)
 	struct irq_desc *desc = &irq_descs[irq];
 	unsigned int n =
 		__atomic_exchange_n(&c->raised[irq], 0, __ATOMIC_SEQ_CST);
+	unsigned int outer = irq_coalesced; /* an NMI may nest in a handler */
 
 	if (!n)
 		return;
@@ -150,7 +151,7 @@ static void handle_line(struct pk_irq_cpu *c, unsigned int irq)
 		if (handler)
 			run_action(irq, a, handler);
 	}
-	irq_coalesced = 0;
+	irq_coalesced = outer;
 	__atomic_sub_fetch(&desc->in_progress, 1, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&c->stats.raised, n, __ATOMIC_RELAXED);
 	pk_stat_inc(c, handled);
@@ -235,10 +236,18 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 	(void)info;
 	(void)uctx;
 	if (c) {
+		/* NMIs run with interrupts disabled, as a CPU enters them. */
+		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
 		nmi_enter();
 		handle_pending(c, &c->nmi_pending);
 		nmi_exit();
 		pk_stat_inc(c, nmi);
+		__preempt_count_sub(HARDIRQ_DISABLE_OFFSET);
+		/* An interrupt deferred during the NMI is taken on its return.
+		 */
+		barrier();
+		if (!irqs_disabled() && pk_irq_soft_pending)
+			irq_dispatch(c);
 	}
 	errno = saved_errno;
 }

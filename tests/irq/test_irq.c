@@ -45,6 +45,8 @@ static irqreturn_t record(int irq, void *dev)
 
 static struct pk_context nmi_seen;
 static int nmi_calls;
+static int irq_from_nmi = -1; /* raise this maskable line from the NMI */
+static int calls_seen_in_nmi;
 
 static irqreturn_t record_nmi(int irq, void *dev)
 {
@@ -52,6 +54,9 @@ static irqreturn_t record_nmi(int irq, void *dev)
 	(void)dev;
 	nmi_calls++;
 	pk_context_read(&nmi_seen);
+	if (irq_from_nmi >= 0)
+		irq_raise((unsigned int)irq_from_nmi, cpu);
+	calls_seen_in_nmi = calls;
 	return IRQ_HANDLED;
 }
 
@@ -189,8 +194,9 @@ static void nmi_is_never_masked(void **state)
 	assert_true(nmi_seen.in_nmi);
 	assert_true(nmi_seen.in_hardirq);
 	assert_int_equal(nmi_seen.interrupt_context_level, 3);
-	assert_int_equal(nmi_seen.count,
-			 NMI_OFFSET + HARDIRQ_OFFSET + HARDIRQ_DISABLE_OFFSET);
+	/* The NMI disables interrupts on top of the section it hit. */
+	assert_int_equal(nmi_seen.count, NMI_OFFSET + HARDIRQ_OFFSET +
+						 2 * HARDIRQ_DISABLE_OFFSET);
 	assert_string_equal(free_nmi(NMI_LINE, &nmi_calls), "nmi");
 }
 
@@ -204,8 +210,22 @@ static void nmi_nests_inside_a_hardirq(void **state)
 	assert_int_equal(calls, 1);
 	assert_int_equal(nmi_calls, 1);
 	assert_int_equal(nmi_seen.count, NMI_OFFSET + 2 * HARDIRQ_OFFSET +
-						 HARDIRQ_DISABLE_OFFSET);
+						 2 * HARDIRQ_DISABLE_OFFSET);
 	assert_int_equal(nmi_seen.interrupt_context_level, 3);
+	free_nmi(NMI_LINE, &nmi_calls);
+}
+
+static void interrupt_during_nmi_runs_at_its_return(void **state)
+{
+	(void)state;
+	request_nmi(NMI_LINE, record_nmi, 0, "nmi", &nmi_calls);
+	irq_from_nmi = LINE;
+	irq_raise(NMI_LINE, cpu);
+	irq_from_nmi = -1;
+	assert_int_equal(nmi_calls, 1);
+	assert_int_equal(calls_seen_in_nmi, 0); /* not inside the NMI */
+	assert_int_equal(calls, 1);		/* but right after it */
+	assert_int_equal(seen.count, HARDIRQ_OFFSET + HARDIRQ_DISABLE_OFFSET);
 	free_nmi(NMI_LINE, &nmi_calls);
 }
 
@@ -364,6 +384,7 @@ int main(void)
 		T(handler_sees_bh_disabled_task),
 		T(nmi_is_never_masked),
 		T(nmi_nests_inside_a_hardirq),
+		T(interrupt_during_nmi_runs_at_its_return),
 		T(leaking_handler_is_reported_and_repaired),
 		T(errno_survives_an_interrupt),
 		T(any_thread_may_raise),
