@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench_count: ns/op of the count layer's hot paths beside a bare TLS
- * increment+decrement, all in one run.
+ * increment+decrement, and of the irq layer's beside the signal calls they
+ * stand in for, all in one run.
  *
- *   bench_count [--ms N] [--reps N]   timing table (default 100 ms, 5 reps)
- *   bench_count --callgrind N         run every case once, N iterations,
- *                                     for valgrind --tool=callgrind
- *   bench_count --list                symbol, checks, name of every case
+ *   bench_count [--ms N] [--reps N]   timing tables (default 100 ms, 5 reps)
+ *   bench_count --callgrind N [SYM..] run every case (or those whose loop
+ *                                     functions are named) once, N
+ *                                     iterations, for valgrind
+ *   bench_count --list                symbol, checks, name, table,
+ *                                     reference symbol and "sends
+ *                                     signals" (0/1) of every case
  *
  * Each case is calibrated to about --ms milliseconds, then every case runs
  * once per round, --reps rounds, and the median is reported: interleaving
@@ -25,6 +29,7 @@
 #include <preempt/preempt.h>
 
 #include "count_cases.h"
+#include "irq_cases.h"
 
 __thread unsigned int bench_tls_word __attribute__((tls_model("initial-exec")));
 volatile unsigned long bench_sink;
@@ -35,6 +40,7 @@ volatile unsigned long bench_sink;
 
 struct row {
 	const struct bench_case *c;
+	int ref; /* index of the row it is compared with */
 	long iters;
 	double ns[MAX_REPS];
 	double median;
@@ -106,7 +112,7 @@ static int add_case(const struct bench_case **out, int n,
 	return n + 1;
 }
 
-static int collect(const struct bench_case **out)
+static int collect(const struct bench_case **out, int *n_count)
 {
 	int n = 0;
 
@@ -125,7 +131,25 @@ static int collect(const struct bench_case **out)
 		if (!seen)
 			n = add_case(out, n, d);
 	}
+	*n_count = n;
+	for (const struct bench_case *c = bench_cases_irq; c->name; c++)
+		n = add_case(out, n, c);
 	return n;
+}
+
+static const char *ref_symbol(const struct bench_case *c)
+{
+	return c->ref ? c->ref : BASELINE_SYMBOL;
+}
+
+static int find_symbol(const struct bench_case **cases, int n,
+		       const char *symbol)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cases[i]->symbol, symbol))
+			return i;
+	fprintf(stderr, "bench_count: no case %s\n", symbol);
+	exit(1);
 }
 
 static const char *pin_to_this_cpu(void)
@@ -161,71 +185,96 @@ static long parse_long(const char *s, const char *what)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_count [--ms N] [--reps N] | "
-			"--callgrind N | --list\n");
+			"--callgrind N [SYMBOL...] | --list\n");
 	return 2;
 }
 
-static int timing(const struct bench_case **cases, int n, long ms, int reps)
+/* @named: also name the reference; rows below @n_count are count cases. */
+static void print_row(const struct row *rows, int i, int reps, int named,
+		      int n_count)
+{
+	const struct row *w = &rows[i], *ref = &rows[w->ref];
+	double lo = w->ns[0], hi = w->ns[0];
+
+	for (int r = 1; r < reps; r++) {
+		lo = w->ns[r] < lo ? w->ns[r] : lo;
+		hi = w->ns[r] > hi ? w->ns[r] : hi;
+	}
+	printf("%-33s %-6s %9.3f %9.3f %9.3f", w->c->name,
+	       w->c->debug ? "on" : "off", w->median, lo, hi);
+	if (ref->median > 0)
+		printf(" %9.2fx", w->median / ref->median);
+	else
+		printf(" %10s", "-");
+	if (named && w->ref == i)
+		printf("  (reference)");
+	else if (named)
+		printf("  %s%s", ref->c->name,
+		       w->ref >= n_count ? ""
+		       : ref->c->debug	 ? ", checks on"
+					 : ", checks off");
+	printf("\n");
+}
+
+static int timing(const struct bench_case **cases, int n, int n_count, long ms,
+		  int reps)
 {
 	static struct row rows[MAX_CASES];
 	const char *pinned = pin_to_this_cpu();
-	double base = 0;
 
 	for (int i = 0; i < n; i++) {
 		rows[i].c = cases[i];
+		rows[i].ref = find_symbol(cases, n, ref_symbol(cases[i]));
 		rows[i].iters = calibrate(cases[i], (double)ms * 1e6);
 	}
 	for (int r = 0; r < reps; r++)
 		for (int i = 0; i < n; i++)
 			rows[i].ns[r] = run_ns(rows[i].c, rows[i].iters) /
 					(double)rows[i].iters;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		rows[i].median = median(rows[i].ns, reps);
-		if (!strcmp(rows[i].c->symbol, BASELINE_SYMBOL))
-			base = rows[i].median;
-	}
 
 	printf("ns/op: median of %d rounds, ~%ld ms per case per round, %s, "
 	       "CLOCK_MONOTONIC; preemption model %s\n\n",
 	       reps, ms, pinned, preempt_model_str(preempt_model()));
-	printf("%-28s %-6s %8s %8s %8s %10s\n", "case", "checks", "ns/op",
-	       "min", "max", "vs base");
-	for (int i = 0; i < n; i++) {
-		const struct row *w = &rows[i];
-		double lo = w->ns[0], hi = w->ns[0];
-
-		for (int r = 1; r < reps; r++) {
-			lo = w->ns[r] < lo ? w->ns[r] : lo;
-			hi = w->ns[r] > hi ? w->ns[r] : hi;
-		}
-		printf("%-28s %-6s %8.3f %8.3f %8.3f", w->c->name,
-		       w->c->debug ? "on" : "off", w->median, lo, hi);
-		if (base > 0)
-			printf(" %9.2fx\n", w->median / base);
-		else
-			printf(" %10s\n", "-");
-	}
-	return 0;
+	printf("%-33s %-6s %9s %9s %9s %10s\n", "count layer", "checks",
+	       "ns/op", "min", "max", "vs base");
+	for (int i = 0; i < n_count; i++)
+		print_row(rows, i, reps, 0, n_count);
+	printf("\n%-33s %-6s %9s %9s %9s %10s  %s\n", "irq layer", "checks",
+	       "ns/op", "min", "max", "vs", "reference");
+	for (int i = n_count; i < n; i++)
+		print_row(rows, i, reps, 1, n_count);
+	printf("\n");
+	return bench_irq_verify(stdout) ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
 	const struct bench_case *cases[MAX_CASES];
-	int n = collect(cases);
+	int n_count, n = collect(cases, &n_count);
 	long ms = 100, reps = 5;
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (int i = 0; i < n; i++)
-			printf("%s\t%s\t%s\n", cases[i]->symbol,
-			       cases[i]->debug ? "on" : "off", cases[i]->name);
+			printf("%s\t%s\t%s\t%s\t%s\t%d\n", cases[i]->symbol,
+			       cases[i]->debug ? "on" : "off", cases[i]->name,
+			       i < n_count ? "count" : "irq",
+			       ref_symbol(cases[i]), cases[i]->signals);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "--callgrind")) {
+	/* The thread becomes a CPU: the count cases do not mind. */
+	if (bench_irq_setup())
+		return 1;
+	if (argc >= 3 && !strcmp(argv[1], "--callgrind")) {
 		long iters = parse_long(argv[2], "iteration count");
 
-		for (int i = 0; i < n; i++)
-			cases[i]->fn(iters);
-		return 0;
+		if (argc == 3)
+			for (int i = 0; i < n; i++)
+				cases[i]->fn(iters);
+		for (int a = 3; a < argc; a++)
+			cases[find_symbol(cases, n, argv[a])]->fn(iters);
+		return bench_irq_verify(stdout) ? 1 : 0;
 	}
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 < argc && !strcmp(argv[i], "--ms"))
@@ -237,5 +286,5 @@ int main(int argc, char **argv)
 	}
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
-	return timing(cases, n, ms, (int)reps);
+	return timing(cases, n, n_count, ms, (int)reps);
 }

@@ -47,9 +47,10 @@ _Static_assert(!BENCH_UNCONFIGURED,
 #define BENCH_LOOP static __attribute__((__noinline__)) void
 #endif
 
-#define ENTRY(label, name)                                                     \
+#define ENTRY(label, id)                                                       \
 	{                                                                      \
-		label, CONFIG_DEBUG_PREEMPT, BENCH_STR(CASE(name)), CASE(name) \
+		.name = label, .debug = CONFIG_DEBUG_PREEMPT,                  \
+		.symbol = BENCH_STR(CASE(id)), .fn = CASE(id),                 \
 	}
 
 #if !CONFIG_DEBUG_PREEMPT
@@ -139,5 +140,5 @@ const struct bench_case BENCH_CAT(bench_cases, BENCH_SUFFIX)[] = {
 #endif
 	ENTRY("local_irq_save+restore", irq_save_restore),
 	ENTRY("might_sleep()", might_sleep),
-	{NULL, 0, NULL, NULL},
+	{.name = NULL},
 };

@@ -16,12 +16,18 @@
  * @debug: the debug checks compiled in (1) or out (0)
  * @symbol: the loop function's name, for callgrind_annotate
  * @fn: the loop; runs @iters iterations
+ * @ref: @symbol of the case the tables compare this one with; NULL: the
+ *       count layer's baseline, the bare TLS increment+decrement
+ * @signals: the loop sends itself a signal per iteration (callgrind charges
+ *           the handler to no caller, so run.sh counts such cases apart)
  */
 struct bench_case {
 	const char *name;
 	int debug;
 	const char *symbol;
 	void (*fn)(long iters);
+	const char *ref;
+	int signals;
 };
 
 /* The tables, each ended by an entry with a NULL @name. */

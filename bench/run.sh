@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the count layer's hot paths, timed and counted in one run.
+# `make bench`: the count layer's and the irq layer's hot paths, timed and
+# counted in one run.
 # Usage: bench/run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_count)
 #
 # Environment: BENCH_MS (ms per case per round, default 100), BENCH_REPS
@@ -26,14 +27,20 @@ fi
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' || true)
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
+libdebug=$(sed -n 's/^PREEMPT_DEBUG:[A-Z]*=//p' "$build/CMakeCache.txt")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 {
-	echo "== libpreempt count layer: bench_count =="
+	echo "== libpreempt count and irq layers: bench_count =="
 	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
 	echo "kernel:   $(uname -sr)"
 	echo "compiler: $("${cc:-cc}" --version | head -n1), $type build"
+	echo "library:  PREEMPT_DEBUG=${libdebug:-?} (its own debug checks;" \
+		"the cases set theirs per case)"
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
-	# The two builds of count_cases.c must be what their names say.
+	# The builds of the cases must be what their names say.
 	if command -v objdump >/dev/null; then
 		objdump -d --no-show-raw-insn "$bin" >"$build/bench_count.dis"
 		body() {
@@ -42,6 +49,7 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 		}
 		off=$(body bench_preempt_pair_nodebug)
 		on=$(body bench_preempt_pair_debug)
+		lazy=$(body bench_irq_lazy_pair)
 		if grep -q 'incl *%fs:' <<<"$off" &&
 			grep -q 'decl *%fs:' <<<"$off" &&
 			! grep -q 'call.*preempt_count_' <<<"$off" &&
@@ -51,6 +59,18 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 				"checks on = calls preempt_count_add/sub (objdump)"
 		else
 			echo "codegen:  UNEXPECTED, see $build/bench_count.dis"
+			exit 1
+		fi
+		# The lazy pair: add/sub on the word inline, no syscall, and
+		# no call but the cold replay.
+		if grep -q 'addl* *.0x1000000,%fs:' <<<"$lazy" &&
+			! grep -q 'syscall' <<<"$lazy" &&
+			! grep 'call' <<<"$lazy" | grep -vq '<pk_irq_replay>'; then
+			echo "codegen:  local_irq_save+restore = add on the" \
+				"%fs word inline, only call: pk_irq_replay (cold)"
+		else
+			echo "codegen:  UNEXPECTED lazy pair, see" \
+				"$build/bench_count.dis"
 			exit 1
 		fi
 	fi
@@ -64,22 +84,47 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 		echo "valgrind/callgrind_annotate not installed: skipped"
 		exit 0
 	fi
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" \
-		"$bin" --callgrind "$cg_iters" >/dev/null 2>"$tmp/valgrind.log" || {
-		cat "$tmp/valgrind.log" >&2
-		exit 1
+	cg() { # cg OUTFILE ARGS...: bench_count under callgrind
+		local o=$1
+
+		shift
+		valgrind --tool=callgrind --callgrind-out-file="$o" \
+			"$bin" --callgrind "$@" </dev/null >"$o.stdout" \
+			2>"$o.log" || {
+			cat "$o.stdout" "$o.log" >&2
+			exit 1
+		}
 	}
+	"$bin" --list >"$tmp/list"
+	cg "$tmp/all.out" "$cg_iters"
 	callgrind_annotate --inclusive=yes --threshold=100 --auto=no \
-		"$tmp/callgrind.out" >"$tmp/annotate.txt"
+		"$tmp/all.out" >"$tmp/annotate.txt"
+	# Callgrind charges a signal handler to no caller (and its summary
+	# line leaves the handlers out): a case that signals itself is run
+	# alone at N and 2N iterations, and the difference of the two runs'
+	# totals, over N, is everything one iteration costs.
+	: >"$tmp/signals"
+	while IFS=$'\t' read -r sym _ _ _ _ sig; do
+		[ "$sig" = 1 ] || continue
+		cg "$tmp/$sym.1.out" "$cg_iters" "$sym"
+		cg "$tmp/$sym.2.out" $((2 * cg_iters)) "$sym"
+		t1=$(sed -n 's/^totals: *//p' "$tmp/$sym.1.out")
+		t2=$(sed -n 's/^totals: *//p' "$tmp/$sym.2.out")
+		echo "$sym $(((t2 - t1) * 100 / cg_iters))" >>"$tmp/signals"
+	done <"$tmp/list"
 	echo "inclusive instructions (Ir) of each bench_* loop function over"
 	echo "$cg_iters iterations, per iteration; 'over loop' subtracts the"
-	echo "empty loop's counter, compare and branch"
-	echo
+	echo "empty loop's counter, compare and branch. User space only: the"
+	echo "syscalls and the kernel's signal delivery are not counted."
+	echo "Cases marked * signal themselves: whole-process difference"
+	echo "between $cg_iters and $((2 * cg_iters)) iterations, handler"
+	echo "included; 'sender' is the loop function's own inclusive"
+	echo "count, without the handler (callgrind charges that to no"
+	echo "caller)"
 	# The loop's inclusive cost is its largest file:function entry; the
 	# others are the parts inlined from headers, already counted in it.
-	"$bin" --list | awk -F'\t' -v n="$cg_iters" -v ann="$tmp/annotate.txt" '
+	awk -F'\t' -v n="$cg_iters" -v ann="$tmp/annotate.txt" \
+		-v sigs="$tmp/signals" '
 	BEGIN {
 		while ((getline line < ann) > 0) {
 			if (line !~ /^ *[0-9,]+ \(/)
@@ -96,26 +141,61 @@ type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 			if (!(fn in cost) || ir + 0 > cost[fn])
 				cost[fn] = ir + 0
 		}
+		while ((getline line < sigs) > 0) {
+			split(line, f, " ")
+			whole[f[1]] = f[2] / 100
+		}
 	}
-	{ sym[NR] = $1; dbg[NR] = $2; name[NR] = $3 }
+	{
+		sym[NR] = $1; dbg[NR] = $2; name[NR] = $3; sect[NR] = $4
+		ref[NR] = $5; sig[NR] = $6; row[$1] = NR
+	}
+	function per_iter(i) {
+		if (sig[i])
+			return sym[i] in whole ? whole[sym[i]] : -1
+		return sym[i] in cost ? cost[sym[i]] / n : -1
+	}
+	function head(s) {
+		if (s == "count")
+			printf "%-35s %-6s %11s %10s %9s\n", "count layer",
+			       "checks", "instr/iter", "over loop", "vs base"
+		else
+			printf "\n%-35s %-6s %11s %10s %9s %8s  %s\n",
+			       "irq layer", "checks", "instr/iter",
+			       "over loop", "vs", "sender", "reference"
+	}
 	END {
-		base = cost["bench_tls_baseline_nodebug"] / n
 		loop = cost["bench_empty_nodebug"] / n
-		printf "%-28s %-6s %11s %10s %9s\n", "case", "checks",
-		       "instr/iter", "over loop", "vs base"
 		for (i = 1; i <= NR; i++) {
-			if (!(sym[i] in cost)) {
-				printf "%-28s %-6s %11s\n", name[i], dbg[i],
+			if (sect[i] != last)
+				head(sect[i])
+			last = sect[i]
+			label = name[i] (sig[i] ? " *" : "")
+			v = per_iter(i)
+			if (v < 0) {
+				printf "%-35s %-6s %11s\n", label, dbg[i],
 				       "missing"
 				bad = 1
 				continue
 			}
-			v = cost[sym[i]] / n
-			r = base > 0 ? v / base : 0
-			printf "%-28s %-6s %11.2f %10.2f %8.2fx\n", name[i],
-			       dbg[i], v, v - loop, r
+			r = ref[i] in row ? per_iter(row[ref[i]]) : 0
+			printf "%-35s %-6s %11.2f %10.2f %8.2fx", label,
+			       dbg[i], v, v - loop, (r > 0 ? v / r : 0)
+			if (sect[i] == "count") {
+				printf "\n"
+				continue
+			}
+			if (sig[i])
+				printf " %8.2f", cost[sym[i]] / n
+			else
+				printf " %8s", ""
+			j = row[ref[i]]
+			tag = sect[j] == "count" ? ", checks " dbg[j] : ""
+			printf "  %s%s\n", j == i ? "(reference)" : name[j], tag
 		}
 		exit bad
-	}'
+	}' "$tmp/list"
+	echo
+	sed 's/^/callgrind /' "$tmp/all.out.stdout"
 } 2>&1 | tee "$out"
 echo "(written to $out)"
