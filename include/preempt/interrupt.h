@@ -23,6 +23,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <time.h>
 #include <preempt/hardirq.h>
 #include <preempt/irqflags.h>
 
@@ -63,6 +64,13 @@ void pk_irq_cpu_unregister(void);
 
 /** pk_irq_this_cpu() - the calling thread's CPU number, or -1. */
 int pk_irq_this_cpu(void);
+
+/*
+ * What a higher layer keeps per CPU (the scheduler: its runqueue), found
+ * also from the CPU's ksoftirqd.  Set on the CPU's own thread.
+ */
+void pk_irq_cpu_set_owner(void *owner);
+void *pk_irq_cpu_owner(void);
 
 /**
  * request_irq() - install @handler on line @irq
@@ -132,6 +140,23 @@ struct pk_irq_stats {
 
 /** pk_irq_stats() - counters of CPU @cpu (zeros if not registered). */
 struct pk_irq_stats pk_irq_stats(int cpu);
+
+/**
+ * pk_irq_timer_start() - raise line @irq on the calling CPU every
+ * @period_ns, from a POSIX timer directed at this thread (SIGEV_THREAD_ID)
+ *
+ * Task context on a registered CPU.  Expirations that arrive while the
+ * line is pending coalesce (pk_irq_coalesced() counts them).  Returns 0 or
+ * -errno; stop it with timer_delete(*@timer).
+ */
+int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer);
+
+/*
+ * Called at the end of every interrupt dispatch (and replay) with the
+ * interrupted code's count: the scheduler's irq-return preemption point.
+ * @ip is the interrupted instruction, 0 for a replay at an enabling edge.
+ */
+extern void (*pk_irq_return_hook)(unsigned long ip);
 
 /* ---- softirqs ---- */
 

@@ -3,15 +3,219 @@
 #define PREEMPT_SCHED_H
 
 /*
- * Scheduler entry points that the count and the models need.  Until a
- * machine is booted every thread is a task alone on its own CPU: a
- * reschedule picks the same task again, so it only settles need-resched
- * and is counted in pk_sched_stats.
+ * The machine and its scheduler: virtual CPUs (host threads), tasks with
+ * their own stacks, runqueues with a SCHED_FIFO class above a round-robin
+ * normal class, and preemption points that follow the model.
+ *
+ * Before machine_boot() (and on threads that are not vCPUs) every thread is
+ * a task alone on its own CPU: a reschedule picks the same task again, so
+ * it only settles need-resched and is counted in pk_sched_stats().
  */
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <preempt/debug.h>
+#include <preempt/list.h>
 #include <preempt/preempt.h>
+
+/* ---- tasks ---- */
+
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
+#define TASK_NEW 0x0800
+#define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+#define TASK_COMM_LEN 16
+#define MAX_RT_PRIO 100
+#define DEFAULT_PRIO 120
+
+/* The kernel's (and POSIX's) values; <sched.h> may have defined them. */
+#ifndef SCHED_NORMAL
+#define SCHED_NORMAL 0
+#endif
+#ifndef SCHED_FIFO
+#define SCHED_FIFO 1
+#endif
+#ifndef SCHED_RR
+#define SCHED_RR 2
+#endif
+
+typedef uint64_t cpumask_t; /* bit n: CPU n (PK_NR_CPUS is 64) */
+
+/*
+ * A task.  comm, pid, prio, policy and cpu read as in the kernel; the pk_
+ * fields belong to the scheduler.
+ */
+struct task_struct {
+	unsigned int __state;
+	char comm[TASK_COMM_LEN];
+	int pid;
+	int prio;   /* 0..99 real-time (lower is more urgent), 120 normal */
+	int policy; /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
+	int cpu;    /* where it runs, or ran last */
+
+	struct list_head pk_run_node;
+	int pk_on_rq;
+	int pk_on_cpu;
+	int pk_refs;
+	int pk_slice; /* ticks left in its time slice */
+	int pk_in_user;
+	int pk_should_stop;
+	int pk_exit_code;
+	int pk_exited; /* futex word: 1 once the task is dead */
+	cpumask_t pk_cpus_allowed;
+	int (*pk_fn)(void *data);
+	void *pk_data;
+	/* Per-task state the vCPU thread keeps in TLS while the task runs. */
+	int pk_saved_errno;
+	int pk_saved_migrate_disable;
+	int pk_saved_non_block;
+	unsigned long pk_saved_preempt_disable_ip;
+	unsigned long pk_saved_irqs_disabled_ip;
+	void *pk_stack; /* the port layer's stack and saved context */
+	void *pk_ctx;
+};
+
+/**
+ * get_current() - the running task
+ *
+ * Any context.  On a thread that is not a vCPU, a task that stands for the
+ * thread itself.
+ */
+struct task_struct *get_current(void);
+#define current get_current()
+
+/** task_pid_nr() - the task's id.  Any context. */
+static inline int task_pid_nr(const struct task_struct *p)
+{
+	return p->pid;
+}
+
+/** set_current_state() - set the running task's state, with a barrier. */
+#define set_current_state(state)                                               \
+	__atomic_store_n(&current->__state, (state), __ATOMIC_SEQ_CST)
+/** __set_current_state() - set the running task's state, no barrier. */
+#define __set_current_state(state)                                             \
+	__atomic_store_n(&current->__state, (state), __ATOMIC_RELAXED)
+
+/**
+ * schedule() - give up the CPU; the task runs again when it is woken (or at
+ * once, if it stayed TASK_RUNNING and is still the best choice)
+ *
+ * Task context, not atomic: schedule() while atomic is reported ("BUG:
+ * scheduling while atomic") and the count repaired.
+ */
+void schedule(void);
+
+/**
+ * wake_up_process() - make a sleeping task runnable
+ *
+ * Any context, interrupts included.  Returns 1 if it was not running.
+ */
+int wake_up_process(struct task_struct *p);
+
+/** yield() - let another runnable task of the same class run.  Task. */
+void yield(void);
+
+/**
+ * schedule_timeout() - sleep until woken or @timeout ticks have passed
+ *
+ * Task context; set the task state first.  Returns the ticks left.
+ */
+long schedule_timeout(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+
+/* ---- kthreads ---- */
+
+/**
+ * kthread_create() - create a stopped task that will run @fn(@data)
+ *
+ * Task or thread context (may sleep).  Start it with wake_up_process().
+ * Returns NULL when the machine is not booted or memory is short.
+ */
+struct task_struct *kthread_create(int (*fn)(void *data), void *data,
+				   const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** kthread_run() - kthread_create() and wake_up_process(). */
+#define kthread_run(fn, data, ...)                                             \
+	({                                                                     \
+		struct task_struct *__k =                                      \
+			kthread_create(fn, data, __VA_ARGS__);                 \
+		if (__k)                                                       \
+			wake_up_process(__k);                                  \
+		__k;                                                           \
+	})
+
+/**
+ * kthread_stop() - ask @k to stop, wait for it to exit, return its result
+ *
+ * Task or thread context (may sleep).
+ */
+int kthread_stop(struct task_struct *k);
+
+/** kthread_should_stop() - has kthread_stop() been called on us?  Task. */
+bool kthread_should_stop(void);
+
+/** kthread_bind() - pin a not yet started kthread to @cpu. */
+void kthread_bind(struct task_struct *k, int cpu);
+
+/** set_cpus_allowed_ptr() - where @p may run.  Task context. */
+int set_cpus_allowed_ptr(struct task_struct *p, cpumask_t mask);
+
+/** sched_set_fifo() - make @p SCHED_FIFO at priority 50 (rt prio). */
+void sched_set_fifo(struct task_struct *p);
+/** sched_set_fifo_low() - make @p SCHED_FIFO at the lowest rt priority. */
+void sched_set_fifo_low(struct task_struct *p);
+/** sched_set_normal() - make @p SCHED_NORMAL. */
+void sched_set_normal(struct task_struct *p, int nice);
+/**
+ * pk_sched_setscheduler() - @policy at real-time priority @rt_prio (1..99,
+ * higher is more urgent; ignored for SCHED_NORMAL).  Returns 0 or -EINVAL.
+ */
+int pk_sched_setscheduler(struct task_struct *p, int policy, int rt_prio);
+
+/* ---- the machine ---- */
+
+struct machine_config {
+	int nr_cpus;	   /* 0: the host's CPU count (max PK_NR_CPUS) */
+	int hz;		   /* tick rate; 0: 1000 */
+	int model;	   /* enum preempt_model, or -1: keep the current */
+	size_t stack_size; /* task stacks; 0: 256 KiB */
+};
+
+/**
+ * machine_boot() - start the virtual CPUs
+ * @cfg: NULL for the defaults; $PREEMPT_NR_CPUS, $PREEMPT_HZ and
+ *       $PREEMPT_MODEL override what @cfg leaves at 0 / -1
+ *
+ * Thread context (not a vCPU).  Returns 0, -EBUSY if already booted, or
+ * -errno.
+ */
+int machine_boot(const struct machine_config *cfg);
+
+/**
+ * machine_shutdown() - stop the virtual CPUs once every task has exited
+ *
+ * Thread context (not a vCPU): waits for the tasks, so stop yours first.
+ */
+void machine_shutdown(void);
+
+/** num_online_cpus() - vCPUs of the booted machine (0 if none). */
+int num_online_cpus(void);
+
+/** pk_machine_hz() - ticks per second of the booted machine. */
+int pk_machine_hz(void);
+
+/**
+ * enter_user() / exit_user() - mark code that is always preemptible, as
+ * user space is in Linux, whatever the model.  Task context.
+ */
+void enter_user(void);
+void exit_user(void);
 
 /**
  * need_resched() - is a reschedule owed to this CPU?
@@ -68,6 +272,70 @@ static __always_inline void migrate_enable(void)
 /** is_migration_disabled() - is the current task pinned? */
 #define is_migration_disabled() pk_migration_disabled()
 
+/**
+ * raw_smp_processor_id() - the CPU this code runs on, no check
+ *
+ * Any context.  A vCPU's number; on other threads the thread's own number.
+ */
+int raw_smp_processor_id(void);
+
+void pk_check_preemption_disabled(const char *what);
+
+/**
+ * smp_processor_id() - the CPU, from code that cannot migrate
+ *
+ * Reports "using smp_processor_id() in preemptible code" when called where
+ * the task could move to another CPU (debug builds).
+ */
+#if CONFIG_DEBUG_PREEMPT
+#define smp_processor_id()                                                     \
+	({                                                                     \
+		pk_check_preemption_disabled("smp_processor_id");              \
+		raw_smp_processor_id();                                        \
+	})
+#else
+#define smp_processor_id() raw_smp_processor_id()
+#endif
+
+/** get_cpu() - preempt_disable() and return the CPU. */
+#define get_cpu()                                                              \
+	({                                                                     \
+		preempt_disable();                                             \
+		raw_smp_processor_id();                                        \
+	})
+/** put_cpu() - undo get_cpu(). */
+#define put_cpu() preempt_enable()
+
+/* ---- per-CPU variables ---- */
+
+#define PK_PERCPU_SLOTS 64 /* PK_NR_CPUS */
+
+/** DEFINE_PER_CPU() - one @type per CPU, named @name. */
+#define DEFINE_PER_CPU(type, name) __typeof__(type) name[PK_PERCPU_SLOTS]
+#define DECLARE_PER_CPU(type, name)                                            \
+	extern __typeof__(type) name[PK_PERCPU_SLOTS]
+/** per_cpu() - CPU @cpu's instance.  Any context. */
+#define per_cpu(var, cpu) ((var)[(cpu)])
+/** per_cpu_ptr() - address of CPU @cpu's instance of *@ptr. */
+#define per_cpu_ptr(ptr, cpu) (&(*(ptr))[(cpu)])
+/** this_cpu_ptr() - this CPU's instance; preemption must be off. */
+#define this_cpu_ptr(ptr) per_cpu_ptr(ptr, smp_processor_id())
+#define raw_cpu_ptr(ptr) per_cpu_ptr(ptr, raw_smp_processor_id())
+/* this_cpu_*(): safe in preemptible code, as the kernel's are. */
+#define __pk_this_cpu_op(var, op)                                              \
+	({                                                                     \
+		preempt_disable_notrace();                                     \
+		__typeof__((var)[0]) *__p = &(var)[raw_smp_processor_id()];    \
+		__typeof__((var)[0]) __v = (op);                               \
+		preempt_enable_notrace();                                      \
+		__v;                                                           \
+	})
+#define this_cpu_read(var) __pk_this_cpu_op(var, *__p)
+#define this_cpu_write(var, val) ((void)__pk_this_cpu_op(var, *__p = (val)))
+#define this_cpu_add(var, val) ((void)__pk_this_cpu_op(var, *__p += (val)))
+#define this_cpu_inc(var) this_cpu_add(var, 1)
+#define this_cpu_dec(var) this_cpu_add(var, -1)
+
 enum pk_resched_kind {
 	PK_RESCHED_PREEMPT_ENABLE, /* preempt_enable() reached zero */
 	PK_RESCHED_IRQ_RETURN,	   /* return from interrupt */
@@ -76,14 +344,22 @@ enum pk_resched_kind {
 };
 
 /**
- * struct pk_sched_stats - how this CPU got rescheduled, per kind
- * @resched: reschedules taken, by enum pk_resched_kind
+ * struct pk_sched_stats - how a CPU got rescheduled
+ * @resched: preemptions and voluntary reschedules taken, by kind
+ * @nr_switches: context switches
+ * @deferred_unsafe: irq-return preemptions put off because the interrupted
+ *                   code was in libc, the loader, the vDSO or the runtime
  */
 struct pk_sched_stats {
 	unsigned long resched[PK_RESCHED_NR];
+	unsigned long nr_switches;
+	unsigned long deferred_unsafe;
 };
 
 /** pk_sched_stats() - the current CPU's counters.  Any context. */
 struct pk_sched_stats pk_sched_stats(void);
+
+/** pk_sched_cpu_stats() - counters of vCPU @cpu of the booted machine. */
+struct pk_sched_stats pk_sched_cpu_stats(int cpu);
 
 #endif /* PREEMPT_SCHED_H */

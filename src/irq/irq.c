@@ -27,6 +27,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include <preempt/debug.h>
 #include <preempt/hardirq.h>
@@ -59,6 +62,7 @@ static pthread_once_t irq_setup_once = PTHREAD_ONCE_INIT;
 static pthread_key_t cpu_exit_key;
 
 __thread int pk_irq_soft_pending;
+void (*pk_irq_return_hook)(unsigned long ip);
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
 static __thread unsigned int irq_coalesced;
 
@@ -74,6 +78,19 @@ int pk_irq_this_cpu(void)
 	struct pk_irq_cpu *c = pk_this_irq_cpu;
 
 	return c && pthread_equal(c->thread, pthread_self()) ? c->cpu : -1;
+}
+
+void pk_irq_cpu_set_owner(void *owner)
+{
+	if (pk_irq_this_cpu() >= 0)
+		pk_this_irq_cpu->owner = owner;
+}
+
+void *pk_irq_cpu_owner(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	return c ? c->owner : NULL;
 }
 
 unsigned int pk_irq_coalesced(void)
@@ -196,6 +213,8 @@ void pk_irq_replay(void)
 		return;
 	pk_stat_inc(c, replayed);
 	irq_dispatch(c);
+	if (pk_irq_return_hook)
+		pk_irq_return_hook(0);
 }
 
 static struct pk_irq_cpu *signal_cpu(void)
@@ -208,20 +227,76 @@ static struct pk_irq_cpu *signal_cpu(void)
 	return c;
 }
 
+/* The instruction the signal interrupted (0 where unknown). */
+static unsigned long interrupted_ip(void *uctx)
+{
+	const ucontext_t *uc = uctx;
+
+#if defined(__x86_64__)
+	return (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (unsigned long)uc->uc_mcontext.pc;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
+/* A POSIX timer of this CPU expired: its line is raised, overruns too. */
+static void timer_raise(struct pk_irq_cpu *c, const siginfo_t *info)
+{
+	unsigned int irq = (unsigned int)info->si_value.sival_int;
+
+	if (irq >= PK_NR_IRQS)
+		return;
+	__atomic_add_fetch(&c->raised[irq], 1U + (unsigned int)info->si_overrun,
+			   __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&c->pending, 1ULL << irq, __ATOMIC_SEQ_CST);
+}
+
+int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
+{
+	struct sigevent sev;
+	struct itimerspec its;
+
+	if (irq >= PK_NR_IRQS || period_ns <= 0 || pk_irq_this_cpu() < 0)
+		return -EINVAL;
+	memset(&sev, 0, sizeof(sev));
+	/* Directed at this thread, never at the process. */
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = PK_SIGIRQ;
+	sev.sigev_value.sival_int = (int)irq;
+	sev._sigev_un._tid = gettid();
+	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0)
+		return -errno;
+	its.it_interval.tv_sec = period_ns / 1000000000L;
+	its.it_interval.tv_nsec = period_ns % 1000000000L;
+	its.it_value = its.it_interval;
+	if (timer_settime(*timer, 0, &its, NULL) != 0) {
+		int err = -errno;
+
+		timer_delete(*timer);
+		return err;
+	}
+	return 0;
+}
+
 static void irq_signal(int sig, siginfo_t *info, void *uctx)
 {
 	int saved_errno = errno;
 	struct pk_irq_cpu *c = signal_cpu();
 
 	(void)sig;
-	(void)info;
-	(void)uctx;
 	if (c) {
+		if (info->si_code == SI_TIMER)
+			timer_raise(c, info);
 		if (irqs_disabled()) {
 			pk_irq_soft_pending = 1;
 			pk_stat_inc(c, deferred);
 		} else {
 			irq_dispatch(c);
+			if (pk_irq_return_hook)
+				pk_irq_return_hook(interrupted_ip(uctx));
 		}
 	}
 	errno = saved_errno;

@@ -31,6 +31,7 @@ struct pk_irq_cpu {
 	int ksoftirqd_stop;
 
 	struct pk_irq_stats stats;
+	void *owner; /* the scheduler's runqueue of this CPU, if any */
 };
 
 /* The CPU the calling thread is, or works for (ksoftirqd); NULL if none. */

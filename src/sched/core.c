@@ -1,78 +1,337 @@
 // SPDX-License-Identifier: MIT
 /*
- * The preemption model and the reschedule entry points.  Until a machine
- * is booted the current thread is a task alone on its CPU: rescheduling
- * picks it again, so a reschedule settles need-resched and is counted.
+ * The scheduler core: runqueues, schedule(), wake-ups and the preemption
+ * entry points of every model.
+ *
+ * Each vCPU has a runqueue: a FIFO list per real-time priority (0..99, a
+ * bitmap finds the most urgent) above one round-robin list for the normal
+ * class.  curr is not on the lists; a task preempted goes back (real-time
+ * to the head of its list, as the kernel does, normal to the tail).
+ *
+ * The word is per vCPU (x86's per-CPU preempt_count): every switch happens
+ * with the same count (schedule's preempt_disable plus the rq lock, the
+ * kernel's FORK_PREEMPT_COUNT, and interrupts disabled), so it needs no
+ * saving.  What is per task and lives in the vCPU thread's TLS while the
+ * task runs (errno, migrate-disable and non-block depths, debug addresses)
+ * is saved and loaded at the switch.
+ *
+ * A task may resume on another vCPU thread: after pk_context_switch() the
+ * code re-reads everything per-CPU (finish_task_switch() takes this_rq()
+ * afresh); nothing computed from the thread pointer before the switch is
+ * used after it.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <preempt/bug.h>
+#include <preempt/debug.h>
+#include <preempt/interrupt.h>
+#include <preempt/irqflags.h>
 #include <preempt/preempt.h>
 #include <preempt/sched.h>
 
-static const char *const model_names[PREEMPT_MODEL_NR] = {
-	[PREEMPT_MODEL_NONE] = "none", [PREEMPT_MODEL_VOLUNTARY] = "voluntary",
-	[PREEMPT_MODEL_FULL] = "full", [PREEMPT_MODEL_LAZY] = "lazy",
-	[PREEMPT_MODEL_RT] = "rt",
-};
+#include "../debug/report.h"
+#include "../port/switch.h"
+#include "sched_internal.h"
 
-/* Full by default: v7.0 dropped none and voluntary on the main arches. */
-static enum preempt_model current_model = PREEMPT_MODEL_FULL;
+__thread struct rq *pk_this_rq;
+__thread struct task_struct *pk_current;
 
-static __thread struct pk_sched_stats cpu_stats;
+/* Without a machine: the thread's own task and per-thread counters. */
+static __thread struct task_struct host_task;
+static __thread struct pk_sched_stats host_stats;
+static int next_host_pid = 1 << 20;
 
-__attribute__((constructor)) static void model_from_environment(void)
+struct task_struct *get_current(void)
 {
-	const char *env = getenv("PREEMPT_MODEL");
-	int model;
+	struct task_struct *p = pk_current;
 
-	if (!env || !*env)
-		return;
-	model = preempt_model_parse(env);
-	if (model < 0) {
-		fprintf(stderr,
-			"libpreempt: PREEMPT_MODEL=%s is not one of none, "
-			"voluntary, full, lazy, rt; using %s\n",
-			env, model_names[current_model]);
+	if (p)
+		return p;
+	if (!host_task.pid) {
+		host_task.pid = (int)gettid();
+		pk_current_comm(host_task.comm);
+		host_task.prio = DEFAULT_PRIO;
+		host_task.cpu = -1;
+		(void)next_host_pid;
+	}
+	return &host_task;
+}
+
+static struct pk_sched_stats *this_stats(void)
+{
+	struct rq *rq = pk_this_rq;
+
+	return rq ? &rq->stats : &host_stats;
+}
+
+struct pk_sched_stats pk_sched_stats(void)
+{
+	return *this_stats();
+}
+
+struct pk_sched_stats pk_sched_cpu_stats(int cpu)
+{
+	struct pk_sched_stats s = {0};
+	struct rq *rq = pk_cpu_rq(cpu);
+
+	if (rq)
+		memcpy(&s, &rq->stats, sizeof(s));
+	return s;
+}
+
+/* ---- runqueue lists ---- */
+
+static bool is_rt(const struct task_struct *p)
+{
+	return p->prio < MAX_RT_PRIO;
+}
+
+static void enqueue_task(struct rq *rq, struct task_struct *p, bool head)
+{
+	if (is_rt(p)) {
+		struct list_head *q = &rq->rt_queue[p->prio];
+
+		head ? list_add(&p->pk_run_node, q)
+		     : list_add_tail(&p->pk_run_node, q);
+		rq->rt_bitmap[p->prio / 64] |= 1ULL << (p->prio % 64);
+	} else {
+		list_add_tail(&p->pk_run_node, &rq->fair_queue);
+	}
+	rq->nr_queued++;
+	p->pk_on_rq = 1;
+}
+
+static void dequeue_task(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->pk_run_node);
+	if (is_rt(p) && list_empty(&rq->rt_queue[p->prio]))
+		rq->rt_bitmap[p->prio / 64] &= ~(1ULL << (p->prio % 64));
+	rq->nr_queued--;
+}
+
+/* The most urgent queued task, or NULL. */
+static struct task_struct *peek_next(struct rq *rq)
+{
+	for (int w = 0; w < 2; w++)
+		if (rq->rt_bitmap[w]) {
+			int prio = w * 64 + __builtin_ctzll(rq->rt_bitmap[w]);
+
+			return list_first_entry(&rq->rt_queue[prio],
+						struct task_struct,
+						pk_run_node);
+		}
+	if (!list_empty(&rq->fair_queue))
+		return list_first_entry(&rq->fair_queue, struct task_struct,
+					pk_run_node);
+	return NULL;
+}
+
+/* ---- need-resched, local and remote ---- */
+
+void pk_resched_curr(struct rq *rq, bool lazy)
+{
+	/* The lazy model only defers what the normal class wants. */
+	lazy = lazy && preempt_model_lazy() && rq->curr != rq->idle;
+	if (rq == pk_this_rq) {
+		/* The idle loop restarts its futex wait after a signal
+		 * (SA_RESTART): a changed word makes the wait return. */
+		if (rq->curr == rq->idle)
+			__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+		if (lazy)
+			rq->lazy_resched = 1;
+		else
+			set_preempt_need_resched();
 		return;
 	}
-	current_model = (enum preempt_model)model;
+	/* Another CPU's word is its own: ask it to fold the bit in itself. */
+	if (lazy)
+		__atomic_compare_exchange_n(&rq->resched_remote, &(int){0}, 1,
+					    false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&rq->resched_remote, 2, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+	pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+	irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
 
-enum preempt_model preempt_model(void)
+/* The reschedule IPI, in hardirq context on the target. */
+void pk_resched_ipi(struct rq *rq)
 {
-	return __atomic_load_n(&current_model, __ATOMIC_RELAXED);
+	int want =
+		__atomic_exchange_n(&rq->resched_remote, 0, __ATOMIC_SEQ_CST);
+
+	if (want == 2 || (want == 1 && !preempt_model_lazy()))
+		set_preempt_need_resched();
+	else if (want == 1)
+		rq->lazy_resched = 1;
 }
 
-int preempt_model_set(enum preempt_model model)
+/* Should @p, just made runnable on @rq, take the CPU from curr? */
+static void check_preempt_curr(struct rq *rq, struct task_struct *p)
 {
-	if ((unsigned int)model >= PREEMPT_MODEL_NR)
-		return -EINVAL;
-	__atomic_store_n(&current_model, model, __ATOMIC_RELAXED);
-	return 0;
+	struct task_struct *curr = rq->curr;
+
+	if (curr == rq->idle)
+		pk_resched_curr(rq, false);
+	else if (p->prio < curr->prio)
+		pk_resched_curr(rq, !is_rt(p));
 }
 
-int preempt_model_parse(const char *name)
+/* ---- the switch ---- */
+
+static void save_task_tls(struct task_struct *p)
 {
-	for (int i = 0; i < PREEMPT_MODEL_NR; i++)
-		if (name && !strcmp(name, model_names[i]))
-			return i;
-	return -1;
+	p->pk_saved_errno = errno;
+	p->pk_saved_migrate_disable = pk_migrate_disable_count;
+	p->pk_saved_non_block = pk_non_block_count;
+	p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
+	p->pk_saved_irqs_disabled_ip = pk_irqs_disabled_ip;
 }
 
-const char *preempt_model_str(enum preempt_model model)
+static void load_task_tls(struct task_struct *p)
 {
-	if ((unsigned int)model >= PREEMPT_MODEL_NR)
-		return "unknown";
-	return model_names[model];
+	errno = p->pk_saved_errno;
+	pk_migrate_disable_count = p->pk_saved_migrate_disable;
+	pk_non_block_count = p->pk_saved_non_block;
+	pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
+	pk_irqs_disabled_ip = p->pk_saved_irqs_disabled_ip;
 }
 
-static void pk_resched(enum pk_resched_kind kind)
+/*
+ * After the switch, in the task that now runs, on whatever vCPU it landed:
+ * let the previous task go (it may be dead, or wanted elsewhere) and drop
+ * the rq lock and the interrupt-disable the switch held.
+ */
+static __attribute__((noinline)) void finish_task_switch(void)
 {
-	cpu_stats.resched[kind]++;
+	struct rq *rq = pk_this_rq;
+	struct task_struct *prev = rq->prev;
+	bool dead = prev && prev->__state == TASK_DEAD;
+
+	rq->prev = NULL;
+	if (prev)
+		__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
+	pk_raw_unlock(&rq->lock);
+	__preempt_count_sub(PREEMPT_LOCK_OFFSET);
+	local_irq_enable();
+	if (dead)
+		pk_task_put(prev);
+}
+
+/* The first code a new task runs (the kernel's schedule_tail()). */
+void pk_schedule_tail(void)
+{
+	finish_task_switch();
+	/* FORK_PREEMPT_COUNT: the switch's own preempt_disable(). */
+	preempt_enable();
+}
+
+static void report_schedule_atomic(struct task_struct *prev)
+{
+	struct pk_rbuf buf = {0};
+
+	pk_rbuf_printf(&buf, "BUG: scheduling while atomic: %s/%d/0x%08x\n",
+		       prev->comm, prev->pid, preempt_count());
+	if (CONFIG_DEBUG_PREEMPT && pk_preempt_disable_ip) {
+		pk_rbuf_printf(&buf, "Preemption disabled at:\n");
+		pk_rbuf_ip_sym(&buf, pk_preempt_disable_ip);
+	}
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_SCHED_ATOMIC, NULL, 0, &buf);
+}
+
+/*
+ * The kernel's __schedule(): pick the most urgent task and switch to it.
+ * Entered with preempt_disable() done; @preempt: the task is being
+ * preempted, so it stays runnable whatever its state says.
+ */
+static void __schedule(bool preempt)
+{
+	struct task_struct *prev, *next;
+	struct rq *rq;
+
+	local_irq_disable();
+	rq = pk_this_rq;
+	pk_raw_lock(&rq->lock);
+	__preempt_count_add(PREEMPT_LOCK_OFFSET);
+	prev = rq->curr;
+
+	if (!preempt && prev->__state != TASK_RUNNING)
+		prev->pk_on_rq = 0; /* going to sleep */
+	else if (prev != rq->idle)
+		enqueue_task(rq, prev, preempt && is_rt(prev));
+
+	next = peek_next(rq);
+	if (next)
+		dequeue_task(rq, next);
+	else
+		next = rq->idle;
 	clear_preempt_need_resched();
+	rq->lazy_resched = 0;
+
+	if (next == prev) {
+		pk_raw_unlock(&rq->lock);
+		__preempt_count_sub(PREEMPT_LOCK_OFFSET);
+		local_irq_enable();
+		return;
+	}
+	if (!is_rt(next) && next->pk_slice <= 0)
+		next->pk_slice = PK_SLICE_TICKS;
+	rq->curr = next;
+	rq->prev = prev;
+	next->cpu = rq->cpu;
+	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
+	rq->stats.nr_switches++;
+	save_task_tls(prev);
+	load_task_tls(next);
+	pk_current = next;
+	pk_context_switch(prev->pk_ctx, next->pk_ctx);
+	finish_task_switch();
+}
+
+static void count_resched(enum pk_resched_kind kind)
+{
+	this_stats()->resched[kind]++;
+}
+
+void schedule(void)
+{
+	if (unlikely(in_atomic() || irqs_disabled())) {
+		report_schedule_atomic(current);
+		/* The kernel's repair: the system survives. */
+		preempt_count_set(0);
+	}
+	if (!pk_this_rq) {
+		/* A thread that is no vCPU: the host schedules it. */
+		clear_preempt_need_resched();
+		sched_yield();
+		return;
+	}
+	do {
+		preempt_disable();
+		__schedule(false);
+		preempt_enable_no_resched();
+	} while (need_resched());
+}
+
+/* A reschedule from a preemption point of kind @kind. */
+static void preempt_schedule_common(enum pk_resched_kind kind)
+{
+	count_resched(kind);
+	if (!pk_this_rq) {
+		clear_preempt_need_resched();
+		return;
+	}
+	do {
+		preempt_disable_notrace();
+		__schedule(true);
+		preempt_enable_no_resched_notrace();
+	} while (need_resched());
 }
 
 void preempt_schedule(void)
@@ -82,7 +341,7 @@ void preempt_schedule(void)
 		return;
 	if (likely(!preemptible()))
 		return;
-	pk_resched(PK_RESCHED_PREEMPT_ENABLE);
+	preempt_schedule_common(PK_RESCHED_PREEMPT_ENABLE);
 }
 
 void preempt_schedule_notrace(void)
@@ -97,7 +356,7 @@ int _cond_resched(void)
 		return 0;
 	if (!should_resched(0))
 		return 0;
-	pk_resched(PK_RESCHED_COND_RESCHED);
+	preempt_schedule_common(PK_RESCHED_COND_RESCHED);
 	return 1;
 }
 
@@ -107,7 +366,258 @@ void might_resched(void)
 		_cond_resched();
 }
 
-struct pk_sched_stats pk_sched_stats(void)
+void yield(void)
 {
-	return cpu_stats;
+	set_current_state(TASK_RUNNING);
+	if (!pk_this_rq) {
+		sched_yield();
+		return;
+	}
+	preempt_disable();
+	__schedule(true);
+	preempt_enable_no_resched();
+}
+
+/*
+ * Interrupt return (the kernel's irqentry_exit_cond_resched()), from the
+ * irq layer at the end of a dispatch, with the interrupted code's count.
+ * @ip: the interrupted instruction, 0 for a replay at an enabling edge.
+ */
+static void irq_return_hook(unsigned long ip)
+{
+	struct task_struct *curr = pk_current;
+
+	if (!pk_this_rq || !curr || !preemptible())
+		return;
+	/* Return to "user" code: preempt in every model, lazy flag too. */
+	if (curr->pk_in_user && pk_this_rq->lazy_resched)
+		set_preempt_need_resched();
+	if (!need_resched())
+		return;
+	if (!curr->pk_in_user && !preempt_model_preemptible())
+		return;
+	if (ip && !pk_safe_to_preempt(ip)) {
+		pk_this_rq->stats.deferred_unsafe++;
+		return;
+	}
+	preempt_schedule_common(PK_RESCHED_IRQ_RETURN);
+}
+
+__attribute__((constructor)) static void install_irq_return_hook(void)
+{
+	pk_irq_return_hook = irq_return_hook;
+}
+
+void enter_user(void)
+{
+	current->pk_in_user = 1;
+}
+
+void exit_user(void)
+{
+	current->pk_in_user = 0;
+}
+
+/* ---- wake-ups ---- */
+
+static struct rq *lock_task_rq(struct task_struct *p)
+{
+	for (;;) {
+		struct rq *rq =
+			pk_cpu_rq(__atomic_load_n(&p->cpu, __ATOMIC_ACQUIRE));
+
+		pk_raw_lock(&rq->lock);
+		if (rq->cpu == p->cpu)
+			return rq;
+		pk_raw_unlock(&rq->lock);
+	}
+}
+
+/* Where a waking task goes: the least loaded CPU it may use. */
+static int select_task_rq(struct task_struct *p)
+{
+	int best = -1, n = num_online_cpus();
+	unsigned int best_load = ~0U;
+
+	for (int i = 0; i < n; i++) {
+		struct rq *rq = pk_cpu_rq((p->cpu + i) % n);
+		unsigned int load;
+
+		if (!(p->pk_cpus_allowed & (1ULL << rq->cpu)))
+			continue;
+		load = __atomic_load_n(&rq->nr_queued, __ATOMIC_RELAXED) +
+		       (rq->curr != rq->idle);
+		if (load < best_load) {
+			best_load = load;
+			best = rq->cpu;
+		}
+	}
+	return best >= 0 ? best : p->cpu;
+}
+
+static int try_to_wake_up(struct task_struct *p, unsigned int state)
+{
+	unsigned long flags;
+	struct rq *rq;
+	int cpu;
+
+	local_irq_save(flags);
+	preempt_disable_notrace();
+	rq = lock_task_rq(p);
+	if (!(p->__state & state)) {
+		pk_raw_unlock(&rq->lock);
+		preempt_enable_no_resched_notrace();
+		local_irq_restore(flags);
+		return 0;
+	}
+	/* Claims the wake-up: a racing one now sees TASK_RUNNING. */
+	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
+	if (p->pk_on_rq) {
+		/* Still current (not asleep yet) or queued: nothing to do. */
+		pk_raw_unlock(&rq->lock);
+		preempt_enable_no_resched_notrace();
+		local_irq_restore(flags);
+		return 1;
+	}
+	pk_raw_unlock(&rq->lock);
+	/* Its switch-out may still be saving its registers elsewhere. */
+	while (__atomic_load_n(&p->pk_on_cpu, __ATOMIC_ACQUIRE))
+		pk_cpu_relax();
+	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
+		      ? p->cpu
+		      : select_task_rq(p);
+	rq = pk_cpu_rq(cpu);
+	pk_raw_lock(&rq->lock);
+	p->cpu = cpu;
+	enqueue_task(rq, p, false);
+	check_preempt_curr(rq, p);
+	pk_raw_unlock(&rq->lock);
+	local_irq_restore(flags);
+	preempt_enable();
+	return 1;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL | TASK_NEW);
+}
+
+/* ---- the tick ---- */
+
+void pk_sched_tick(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	struct task_struct *next;
+
+	if (pk_timers_due(rq))
+		raise_softirq_irqoff(TIMER_SOFTIRQ);
+	pk_raw_lock(&rq->lock);
+	/* Lazy: what the normal class asked for is due by now. */
+	if (rq->lazy_resched) {
+		rq->lazy_resched = 0;
+		set_preempt_need_resched();
+	}
+	if (curr != rq->idle && curr->policy != SCHED_FIFO &&
+	    --curr->pk_slice <= 0) {
+		curr->pk_slice = curr->policy == SCHED_RR ? PK_RR_SLICE_TICKS
+							  : PK_SLICE_TICKS;
+		next = peek_next(rq);
+		if (next && next->prio <= curr->prio)
+			pk_resched_curr(rq, !is_rt(curr));
+	}
+	pk_raw_unlock(&rq->lock);
+}
+
+/* ---- priorities and affinity ---- */
+
+int pk_sched_setscheduler(struct task_struct *p, int policy, int rt_prio)
+{
+	if (policy == SCHED_NORMAL)
+		rt_prio = 0;
+	else if (policy != SCHED_FIFO && policy != SCHED_RR)
+		return -EINVAL;
+	else if (rt_prio < 1 || rt_prio > MAX_RT_PRIO - 1)
+		return -EINVAL;
+	/* Takes effect the next time it is queued; callers set it up front. */
+	p->policy = policy;
+	p->prio = policy == SCHED_NORMAL ? DEFAULT_PRIO
+					 : MAX_RT_PRIO - 1 - rt_prio;
+	p->pk_slice = policy == SCHED_RR ? PK_RR_SLICE_TICKS : PK_SLICE_TICKS;
+	return 0;
+}
+
+void sched_set_fifo(struct task_struct *p)
+{
+	pk_sched_setscheduler(p, SCHED_FIFO, MAX_RT_PRIO / 2);
+}
+
+void sched_set_fifo_low(struct task_struct *p)
+{
+	pk_sched_setscheduler(p, SCHED_FIFO, 1);
+}
+
+void sched_set_normal(struct task_struct *p, int nice)
+{
+	(void)nice; /* one normal class, round-robin: nice is not modelled */
+	pk_sched_setscheduler(p, SCHED_NORMAL, 0);
+}
+
+int set_cpus_allowed_ptr(struct task_struct *p, cpumask_t mask)
+{
+	int n = num_online_cpus();
+	cpumask_t online = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+
+	if (!(mask & online))
+		return -EINVAL;
+	__atomic_store_n(&p->pk_cpus_allowed, mask, __ATOMIC_RELAXED);
+	/* A running task moves at its next wake-up. */
+	return 0;
+}
+
+void kthread_bind(struct task_struct *k, int cpu)
+{
+	if (WARN_ON(!(k->__state & TASK_NEW)))
+		return;
+	k->cpu = cpu;
+	k->pk_cpus_allowed = 1ULL << cpu;
+}
+
+/* ---- CPU numbers ---- */
+
+static __thread int host_cpu = -1;
+static int nr_host_cpus;
+
+int raw_smp_processor_id(void)
+{
+	struct rq *rq = pk_this_rq;
+
+	if (rq)
+		return rq->cpu;
+	/* Without a machine, each thread is its own CPU. */
+	if (host_cpu < 0)
+		host_cpu =
+			__atomic_fetch_add(&nr_host_cpus, 1, __ATOMIC_RELAXED);
+	return host_cpu;
+}
+
+void pk_check_preemption_disabled(const char *what)
+{
+	struct task_struct *p = current;
+	char comm[16], sym[160];
+
+	if (likely(preempt_count() || irqs_disabled() ||
+		   pk_migrate_disable_count || !pk_this_rq))
+		return;
+	/* Pinned to one CPU: it cannot move either. */
+	if (!(p->pk_cpus_allowed & (p->pk_cpus_allowed - 1)))
+		return;
+	if (!pk_ratelimit_ok(PK_REPORT_WARN))
+		return;
+	snprintf(comm, sizeof(comm), "%s", p->comm);
+	pk_warn_kind(PK_REPORT_WARN,
+		     "BUG: using %s() in preemptible [%08x] code: %s/%d\n"
+		     "caller is %s",
+		     what, preempt_count(), comm, p->pid,
+		     pk_sym_str((unsigned long)__builtin_return_address(0), sym,
+				sizeof(sym)));
 }

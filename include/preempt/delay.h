@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_DELAY_H
+#define PREEMPT_DELAY_H
+
+/* Sleeping for a while (the kernel's linux/delay.h), on the machine's tick. */
+
+/** msleep() - sleep at least @msecs milliseconds.  Task context. */
+void msleep(unsigned int msecs);
+
+/** usleep_range() - sleep between @min and @max microseconds.  Task. */
+void usleep_range(unsigned long min, unsigned long max);
+
+/** msecs_to_jiffies() - ticks covering @m milliseconds, rounded up. */
+unsigned long msecs_to_jiffies(unsigned int m);
+
+/** jiffies_now() - ticks since boot on this machine (the kernel's jiffies). */
+unsigned long jiffies_now(void);
+#define jiffies jiffies_now()
+
+#endif /* PREEMPT_DELAY_H */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_LIST_H
+#define PREEMPT_LIST_H
+
+/* The kernel's circular doubly linked list, for wait queues and runqueues. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+#define LIST_HEAD_INIT(name)                                                   \
+	{                                                                      \
+		&(name), &(name)                                               \
+	}
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+
+static inline void INIT_LIST_HEAD(struct list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline void __list_link(struct list_head *entry, struct list_head *prev,
+			       struct list_head *next)
+{
+	next->prev = entry;
+	entry->next = next;
+	entry->prev = prev;
+	prev->next = entry;
+}
+
+/** list_add() - insert @entry after @head (stack order).  Any context. */
+static inline void list_add(struct list_head *entry, struct list_head *head)
+{
+	__list_link(entry, head, head->next);
+}
+
+/** list_add_tail() - insert @entry before @head (queue order). */
+static inline void list_add_tail(struct list_head *entry,
+				 struct list_head *head)
+{
+	__list_link(entry, head->prev, head);
+}
+
+/** list_del_init() - unlink @entry and make it an empty list. */
+static inline void list_del_init(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	entry->prev->next = entry->next;
+	INIT_LIST_HEAD(entry);
+}
+
+/** list_empty() - does @head hold nothing? */
+static inline bool list_empty(const struct list_head *head)
+{
+	return head->next == head;
+}
+
+#define list_entry(ptr, type, member)                                          \
+	((type *)((char *)(ptr)-offsetof(type, member)))
+#define list_first_entry(head, type, member)                                   \
+	list_entry((head)->next, type, member)
+#define list_for_each_entry_safe(pos, n, head, member)                         \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member),         \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member);        \
+	     &pos->member != (head);                                           \
+	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+
+#endif /* PREEMPT_LIST_H */

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The machine: vCPU threads, each with its interrupt controller, a tick
+ * (a POSIX timer aimed at the thread, raising PK_TICK_IRQ), a runqueue and
+ * an idle loop; and the tasks' life cycle (kthreads).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include <preempt/bug.h>
+#include <preempt/delay.h>
+#include <preempt/interrupt.h>
+#include <preempt/irqflags.h>
+#include <preempt/sched.h>
+
+#include "../debug/report.h"
+#include "../port/switch.h"
+#include "sched_internal.h"
+
+#define IDLE_PRIO 140
+#define DEFAULT_STACK_SIZE (256 * 1024)
+
+static struct rq runqueues[PK_NR_CPUS];
+static int nr_cpus;
+static int machine_hz = 1000;
+static size_t stack_size = DEFAULT_STACK_SIZE;
+static long boot_ns;
+static int booted;
+static int cpus_up;
+static pthread_t vcpu_threads[PK_NR_CPUS];
+static int next_pid = 1;
+
+/* Every task not yet released, so shutdown can free the forgotten. */
+static int tasks_lock;
+static LIST_HEAD(all_tasks);
+struct task_node {
+	struct list_head node;
+	struct task_struct *task;
+};
+
+struct rq *pk_cpu_rq(int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpus ? &runqueues[cpu] : NULL;
+}
+
+int num_online_cpus(void)
+{
+	return __atomic_load_n(&nr_cpus, __ATOMIC_ACQUIRE);
+}
+
+int pk_machine_hz(void)
+{
+	return machine_hz;
+}
+
+bool pk_machine_running(void)
+{
+	return __atomic_load_n(&booted, __ATOMIC_ACQUIRE);
+}
+
+size_t pk_machine_stack_size(void)
+{
+	return stack_size;
+}
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* jiffies from the clock, so no CPU's tick is the machine's time. */
+unsigned long pk_jiffies(void)
+{
+	return (unsigned long)((now_ns() - boot_ns) /
+			       (1000000000L / machine_hz));
+}
+
+unsigned long jiffies_now(void)
+{
+	return pk_jiffies();
+}
+
+/* ---- tasks ---- */
+
+struct task_struct *pk_task_alloc(const char *name, size_t size)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+	struct pk_stack *stack = calloc(1, sizeof(*stack));
+	struct pk_context *ctx = calloc(1, sizeof(*ctx));
+
+	if (!p || !stack || !ctx || pk_stack_alloc(stack, size) != 0) {
+		free(p);
+		free(stack);
+		free(ctx);
+		return NULL;
+	}
+	snprintf(p->comm, sizeof(p->comm), "%s", name);
+	p->pid = __atomic_add_fetch(&next_pid, 1, __ATOMIC_RELAXED);
+	p->prio = DEFAULT_PRIO;
+	p->policy = SCHED_NORMAL;
+	p->pk_slice = PK_SLICE_TICKS;
+	p->pk_refs = 2; /* its own, dropped at death; its creator's */
+	p->pk_cpus_allowed = ~0ULL;
+	p->pk_stack = stack;
+	p->pk_ctx = ctx;
+	INIT_LIST_HEAD(&p->pk_run_node);
+	return p;
+}
+
+void pk_task_get(struct task_struct *p)
+{
+	__atomic_add_fetch(&p->pk_refs, 1, __ATOMIC_RELAXED);
+}
+
+static void task_free(struct task_struct *p)
+{
+	pk_stack_free(p->pk_stack);
+	free(p->pk_stack);
+	free(p->pk_ctx);
+	free(p);
+}
+
+static void untrack_task(struct task_struct *p)
+{
+	struct task_node *n, *tmp;
+	unsigned long flags;
+
+	pk_lock_irqsave(&tasks_lock, flags);
+	list_for_each_entry_safe(n, tmp, &all_tasks, node) if (n->task == p)
+	{
+		list_del_init(&n->node);
+		free(n);
+		break;
+	}
+	pk_unlock_irqrestore(&tasks_lock, flags);
+}
+
+void pk_task_put(struct task_struct *p)
+{
+	if (__atomic_sub_fetch(&p->pk_refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		untrack_task(p);
+		task_free(p);
+	}
+}
+
+extern void pk_schedule_tail(void);
+
+static void task_entry(void *arg)
+{
+	struct task_struct *p = arg;
+
+	pk_schedule_tail();
+	pk_task_exit(p->pk_fn(p->pk_data));
+}
+
+struct task_struct *kthread_create(int (*fn)(void *data), void *data,
+				   const char *namefmt, ...)
+{
+	struct task_node *node;
+	struct task_struct *p;
+	unsigned long flags;
+	char name[TASK_COMM_LEN];
+	va_list ap;
+
+	if (!pk_machine_running() || !fn)
+		return NULL;
+	might_sleep();
+	va_start(ap, namefmt);
+	vsnprintf(name, sizeof(name), namefmt, ap);
+	va_end(ap);
+	node = calloc(1, sizeof(*node));
+	p = node ? pk_task_alloc(name, stack_size) : NULL;
+	if (!p) {
+		free(node);
+		return NULL;
+	}
+	p->__state = TASK_NEW;
+	p->pk_fn = fn;
+	p->pk_data = data;
+	p->cpu = p->pid % nr_cpus;
+	pk_context_init(p->pk_ctx, p->pk_stack, task_entry, p);
+	node->task = p;
+	pk_lock_irqsave(&tasks_lock, flags);
+	list_add_tail(&node->node, &all_tasks);
+	pk_unlock_irqrestore(&tasks_lock, flags);
+	return p;
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(exit_wq);
+
+static void report_exit_atomic(struct task_struct *p)
+{
+	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
+		     "note: %s[%d] exited with preempt_count %d", p->comm,
+		     p->pid, preempt_count());
+}
+
+void pk_task_exit(int code)
+{
+	struct task_struct *p = current;
+
+	if (unlikely(in_atomic() || irqs_disabled())) {
+		report_exit_atomic(p);
+		preempt_count_set(0);
+	}
+	p->pk_exit_code = code;
+	preempt_disable();
+	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&p->pk_exited, 1, __ATOMIC_SEQ_CST);
+	pk_futex((unsigned int *)&p->pk_exited, FUTEX_WAKE_PRIVATE, 1 << 30,
+		 NULL);
+	wake_up(&exit_wq);
+	preempt_enable_no_resched();
+	schedule();
+	BUG(); /* a dead task is never picked again */
+}
+
+bool kthread_should_stop(void)
+{
+	return __atomic_load_n(&current->pk_should_stop, __ATOMIC_ACQUIRE);
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	int ret;
+
+	might_sleep();
+	__atomic_store_n(&k->pk_should_stop, 1, __ATOMIC_RELEASE);
+	wake_up_process(k);
+	if (pk_this_rq) {
+		wait_event(exit_wq,
+			   __atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE));
+	} else {
+		while (!__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE))
+			pk_futex((unsigned int *)&k->pk_exited,
+				 FUTEX_WAIT_PRIVATE, 0, NULL);
+	}
+	ret = k->pk_exit_code;
+	pk_task_put(k);
+	return ret;
+}
+
+/* ---- the vCPUs ---- */
+
+static irqreturn_t tick_interrupt(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (pk_this_rq)
+		pk_sched_tick(pk_this_rq);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t resched_interrupt(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (pk_this_rq)
+		pk_resched_ipi(pk_this_rq);
+	return IRQ_HANDLED;
+}
+
+static void rq_init(struct rq *rq, int cpu)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->cpu = cpu;
+	for (int i = 0; i < MAX_RT_PRIO; i++)
+		INIT_LIST_HEAD(&rq->rt_queue[i]);
+	INIT_LIST_HEAD(&rq->fair_queue);
+	INIT_LIST_HEAD(&rq->timers);
+	rq->idle = &rq->idle_task;
+	rq->curr = rq->idle;
+	snprintf(rq->idle_task.comm, TASK_COMM_LEN, "swapper/%d", cpu);
+	rq->idle_task.prio = IDLE_PRIO;
+	rq->idle_task.cpu = cpu;
+	rq->idle_task.pk_on_rq = 1;
+	rq->idle_task.pk_on_cpu = 1;
+	rq->idle_task.pk_cpus_allowed = 1ULL << cpu;
+	INIT_LIST_HEAD(&rq->idle_task.pk_run_node);
+}
+
+/*
+ * The idle loop: wait in the host until something is runnable.  The futex
+ * word closes the race between "nothing to do" and sleeping: a waker bumps
+ * it before the reschedule IPI; the tick and IPI signals interrupt the wait.
+ */
+void pk_idle_loop(struct rq *rq)
+{
+	while (!__atomic_load_n(&rq->stopping, __ATOMIC_ACQUIRE)) {
+		unsigned int seq =
+			__atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
+
+		if (need_resched() ||
+		    __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE)) {
+			schedule();
+			continue;
+		}
+		pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
+	}
+}
+
+static void *vcpu_main(void *arg)
+{
+	struct rq *rq = arg;
+	timer_t tick;
+	char name[16];
+
+	snprintf(name, sizeof(name), "vcpu/%d", rq->cpu);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	rq->irq_cpu = pk_irq_cpu_register();
+	rq->thread = pthread_self();
+	rq->idle_task.pid = (int)gettid();
+	rq->idle_ctx = calloc(1, sizeof(struct pk_context));
+	rq->idle_task.pk_ctx = rq->idle_ctx;
+	pk_this_rq = rq;
+	pk_current = rq->idle;
+	pk_irq_cpu_set_owner(rq);
+	if (rq->irq_cpu < 0 || !rq->idle_ctx ||
+	    pk_irq_timer_start(PK_TICK_IRQ, 1000000000L / machine_hz, &tick)) {
+		__atomic_store_n(&rq->irq_cpu, -1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
+		return NULL;
+	}
+	__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
+	pk_idle_loop(rq);
+	timer_delete(tick);
+	pk_current = NULL;
+	pk_this_rq = NULL;
+	pk_irq_cpu_unregister();
+	free(rq->idle_ctx);
+	return NULL;
+}
+
+static int env_int(const char *name, int fallback)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return fallback;
+	n = strtol(v, &end, 10);
+	return *end || n <= 0 || n > 1000000 ? fallback : (int)n;
+}
+
+static void configure(const struct machine_config *cfg)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	int model = cfg ? cfg->model : -1;
+
+	nr_cpus = cfg && cfg->nr_cpus > 0 ? cfg->nr_cpus
+					  : env_int("PREEMPT_NR_CPUS",
+						    host > 0 ? (int)host : 1);
+	if (nr_cpus > PK_NR_CPUS)
+		nr_cpus = PK_NR_CPUS;
+	machine_hz = cfg && cfg->hz > 0 ? cfg->hz : env_int("PREEMPT_HZ", 1000);
+	if (machine_hz > 100000)
+		machine_hz = 100000;
+	stack_size =
+		cfg && cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
+	if (model >= 0)
+		preempt_model_set((enum preempt_model)model);
+}
+
+int machine_boot(const struct machine_config *cfg)
+{
+	int n, err;
+
+	if (__atomic_exchange_n(&booted, 1, __ATOMIC_SEQ_CST))
+		return -EBUSY;
+	if (pk_this_rq) {
+		booted = 0;
+		return -EINVAL;
+	}
+	configure(cfg);
+	n = nr_cpus;
+	boot_ns = now_ns();
+	pk_safepoint_scan();
+	cpus_up = 0;
+	if ((err = request_irq(PK_TICK_IRQ, tick_interrupt, IRQF_SHARED,
+			       "timer", runqueues)) ||
+	    (err = request_irq(PK_RESCHED_IRQ, resched_interrupt, IRQF_SHARED,
+			       "resched", runqueues))) {
+		free_irq(PK_TICK_IRQ, runqueues);
+		booted = 0;
+		return err;
+	}
+	for (int i = 0; i < n; i++)
+		rq_init(&runqueues[i], i);
+	for (int i = 0; i < n; i++)
+		if ((err = pthread_create(&vcpu_threads[i], NULL, vcpu_main,
+					  &runqueues[i])))
+			BUG();
+	while (__atomic_load_n(&cpus_up, __ATOMIC_SEQ_CST) < n)
+		sched_yield();
+	for (int i = 0; i < n; i++)
+		if (runqueues[i].irq_cpu < 0)
+			BUG(); /* no interrupt controller or tick for a vCPU */
+	return 0;
+}
+
+static bool rq_busy(struct rq *rq)
+{
+	return rq->curr != rq->idle ||
+	       __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE);
+}
+
+void machine_shutdown(void)
+{
+	struct task_node *node, *tmp;
+	bool busy;
+
+	if (!pk_machine_running() || pk_this_rq)
+		return;
+	/* Tasks first: a vCPU stops only with nothing left to run. */
+	do {
+		busy = false;
+		for (int i = 0; i < nr_cpus; i++)
+			busy |= rq_busy(&runqueues[i]);
+		if (busy)
+			usleep(1000);
+	} while (busy);
+	for (int i = 0; i < nr_cpus; i++) {
+		struct rq *rq = &runqueues[i];
+
+		__atomic_store_n(&rq->stopping, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+		pthread_join(vcpu_threads[i], NULL);
+	}
+	free_irq(PK_TICK_IRQ, runqueues);
+	free_irq(PK_RESCHED_IRQ, runqueues);
+	/* Tasks that exited and nobody stopped: nothing refers to them now. */
+	list_for_each_entry_safe(node, tmp, &all_tasks, node)
+	{
+		list_del_init(&node->node);
+		if (node->task->__state == TASK_DEAD)
+			task_free(node->task);
+		free(node);
+	}
+	__atomic_store_n(&nr_cpus, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&booted, 0, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PK_SCHED_INTERNAL_H
+#define PK_SCHED_INTERNAL_H
+
+/* The scheduler's private state: runqueues, their locks, the machine. */
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <preempt/interrupt.h>
+#include <preempt/sched.h>
+#include <preempt/wait.h>
+
+#define PK_TICK_IRQ 63	  /* the local timer interrupt of every vCPU */
+#define PK_RESCHED_IRQ 62 /* the reschedule IPI */
+#define PK_SLICE_TICKS 3  /* normal-class time slice */
+#define PK_RR_SLICE_TICKS 100
+
+struct timer_list;
+
+struct rq {
+	int lock; /* raw spinlock; taken with interrupts disabled */
+	int cpu;
+	int irq_cpu; /* this vCPU's number in the irq layer */
+	struct task_struct *curr, *idle, *prev;
+	struct list_head rt_queue[MAX_RT_PRIO];
+	uint64_t rt_bitmap[2];
+	struct list_head fair_queue;
+	unsigned int nr_queued; /* waiting on the queues (curr excluded) */
+	int lazy_resched;	/* lazy model: reschedule at the next tick */
+	int resched_remote;	/* set by other CPUs: 1 lazy, 2 now */
+	unsigned int idle_seq;	/* futex word the idle loop sleeps on */
+	struct pk_sched_stats stats;
+	pthread_t thread;
+	int stopping;
+
+	int timer_lock;
+	struct list_head timers; /* sorted by expiry */
+	struct timer_list *running_timer;
+
+	struct task_struct idle_task;
+	void *idle_ctx;
+};
+
+struct rq *pk_cpu_rq(int cpu);
+extern __thread struct rq *pk_this_rq;
+extern __thread struct task_struct *pk_current;
+
+/* ---- raw spinlocks, for the scheduler's own structures ---- */
+
+static inline void pk_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	barrier();
+#endif
+}
+
+static inline void pk_raw_lock(int *lock)
+{
+	for (int spins = 0; __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE);
+	     spins++) {
+		/* The holder's host thread may be descheduled: don't burn. */
+		if (spins > 100)
+			sched_yield();
+		else
+			pk_cpu_relax();
+	}
+}
+
+static inline void pk_raw_unlock(int *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+/* As raw_spin_lock_irqsave(): interrupts off, preemption off, locked. */
+#define pk_lock_irqsave(lock, flags)                                           \
+	do {                                                                   \
+		local_irq_save(flags);                                         \
+		preempt_disable_notrace();                                     \
+		pk_raw_lock(lock);                                             \
+	} while (0)
+/* Preemption back on last, so a wake-up done under the lock preempts. */
+#define pk_unlock_irqrestore(lock, flags)                                      \
+	do {                                                                   \
+		pk_raw_unlock(lock);                                           \
+		local_irq_restore(flags);                                      \
+		preempt_enable();                                              \
+	} while (0)
+
+static inline long pk_futex(unsigned int *uaddr, int op, unsigned int val,
+			    const struct timespec *timeout)
+{
+	return syscall(SYS_futex, uaddr, op, val, timeout, NULL, 0);
+}
+
+/* ---- between the scheduler's files ---- */
+
+void pk_sched_tick(struct rq *rq);
+void pk_resched_ipi(struct rq *rq);
+void pk_resched_curr(struct rq *rq, bool lazy);
+void pk_idle_loop(struct rq *rq);
+void pk_task_exit(int code) __attribute__((noreturn));
+void pk_task_release(struct task_struct *p);
+struct task_struct *pk_task_alloc(const char *name, size_t stack_size);
+void pk_task_get(struct task_struct *p);
+void pk_task_put(struct task_struct *p);
+void pk_timers_run(struct rq *rq);
+bool pk_timers_due(struct rq *rq);
+unsigned long pk_jiffies(void);
+bool pk_machine_running(void);
+size_t pk_machine_stack_size(void);
+bool pk_safe_to_preempt(unsigned long ip);
+void pk_safepoint_scan(void);
+
+#endif /* PK_SCHED_INTERNAL_H */

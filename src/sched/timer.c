@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Timers and sleeping: a sorted list per vCPU, expired from TIMER_SOFTIRQ
+ * (which the tick raises when the first entry is due), schedule_timeout()
+ * and msleep() on top.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <time.h>
+
+#include <preempt/bug.h>
+#include <preempt/delay.h>
+#include <preempt/interrupt.h>
+#include <preempt/irqflags.h>
+#include <preempt/sched.h>
+#include <preempt/timer.h>
+
+#include "sched_internal.h"
+
+void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
+		 unsigned int flags)
+{
+	(void)flags;
+	INIT_LIST_HEAD(&t->entry);
+	t->function = fn;
+	t->cpu = -1;
+	t->expires = 0;
+}
+
+bool timer_pending(const struct timer_list *t)
+{
+	return __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE) >= 0;
+}
+
+/* Lock the rq that holds @t, or return NULL when it is not pending. */
+static struct rq *lock_timer_rq(struct timer_list *t)
+{
+	for (;;) {
+		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
+		struct rq *rq = pk_cpu_rq(cpu);
+
+		if (!rq)
+			return NULL;
+		pk_raw_lock(&rq->timer_lock);
+		if (t->cpu == cpu)
+			return rq;
+		pk_raw_unlock(&rq->timer_lock);
+	}
+}
+
+static int detach_timer(struct timer_list *t)
+{
+	struct rq *rq = lock_timer_rq(t);
+
+	if (!rq)
+		return 0;
+	list_del_init(&t->entry);
+	__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
+	pk_raw_unlock(&rq->timer_lock);
+	return 1;
+}
+
+int del_timer(struct timer_list *t)
+{
+	unsigned long flags;
+	int was;
+
+	local_irq_save(flags);
+	was = detach_timer(t);
+	local_irq_restore(flags);
+	return was;
+}
+
+int mod_timer(struct timer_list *t, unsigned long expires)
+{
+	struct rq *rq = pk_this_rq;
+	struct timer_list *pos, *n;
+	unsigned long flags;
+	int was;
+
+	if (WARN_ON_ONCE(!rq))
+		return 0;
+	local_irq_save(flags);
+	was = detach_timer(t);
+	rq = pk_this_rq; /* interrupts are off: we stay on this vCPU */
+	pk_raw_lock(&rq->timer_lock);
+	t->expires = expires;
+	list_for_each_entry_safe(pos, n, &rq->timers,
+				 entry) if ((long)(expires - pos->expires) <
+					    0) break;
+	list_add_tail(&t->entry, &pos->entry);
+	__atomic_store_n(&t->cpu, rq->cpu, __ATOMIC_RELEASE);
+	pk_raw_unlock(&rq->timer_lock);
+	local_irq_restore(flags);
+	return was;
+}
+
+void add_timer(struct timer_list *t)
+{
+	mod_timer(t, t->expires);
+}
+
+int del_timer_sync(struct timer_list *t)
+{
+	int was;
+
+	might_sleep();
+	was = del_timer(t);
+	for (int i = 0; i < num_online_cpus(); i++)
+		while (__atomic_load_n(&pk_cpu_rq(i)->running_timer,
+				       __ATOMIC_ACQUIRE) == t)
+			sched_yield();
+	return was;
+}
+
+/* From the tick, hardirq context. */
+bool pk_timers_due(struct rq *rq)
+{
+	struct timer_list *first;
+	bool due = false;
+
+	pk_raw_lock(&rq->timer_lock);
+	if (!list_empty(&rq->timers)) {
+		first = list_first_entry(&rq->timers, struct timer_list, entry);
+		due = (long)(pk_jiffies() - first->expires) >= 0;
+	}
+	pk_raw_unlock(&rq->timer_lock);
+	return due;
+}
+
+/* TIMER_SOFTIRQ: run what is due on this CPU. */
+void pk_timers_run(struct rq *rq)
+{
+	unsigned long now = pk_jiffies();
+
+	for (;;) {
+		struct timer_list *t = NULL;
+		unsigned long flags;
+
+		local_irq_save(flags);
+		pk_raw_lock(&rq->timer_lock);
+		if (!list_empty(&rq->timers)) {
+			t = list_first_entry(&rq->timers, struct timer_list,
+					     entry);
+			if ((long)(now - t->expires) < 0)
+				t = NULL;
+		}
+		if (t) {
+			list_del_init(&t->entry);
+			__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
+			__atomic_store_n(&rq->running_timer, t,
+					 __ATOMIC_RELEASE);
+		}
+		pk_raw_unlock(&rq->timer_lock);
+		local_irq_restore(flags);
+		if (!t)
+			return;
+		t->function(t);
+		__atomic_store_n(&rq->running_timer, NULL, __ATOMIC_RELEASE);
+	}
+}
+
+static void run_timer_softirq(void)
+{
+	/* On the vCPU, or in its ksoftirqd (always so under rt). */
+	struct rq *rq = pk_this_rq ? pk_this_rq : pk_irq_cpu_owner();
+
+	if (rq)
+		pk_timers_run(rq);
+}
+
+__attribute__((constructor)) static void timer_softirq_init(void)
+{
+	open_softirq(TIMER_SOFTIRQ, run_timer_softirq);
+}
+
+/* ---- sleeping ---- */
+
+struct process_timer {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+
+static void process_timeout(struct timer_list *t)
+{
+	struct process_timer *pt = from_timer(pt, t, timer);
+
+	wake_up_process(pt->task);
+}
+
+static long host_sleep(long timeout)
+{
+	int hz = pk_machine_hz();
+	struct timespec ts = {
+		.tv_sec = timeout / hz,
+		.tv_nsec = (timeout % hz) * (1000000000L / hz),
+	};
+
+	__set_current_state(TASK_RUNNING);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+long schedule_timeout(long timeout)
+{
+	struct process_timer pt;
+	unsigned long expire;
+	long left;
+
+	if (!pk_this_rq)
+		return host_sleep(timeout);
+	expire = pk_jiffies() + (unsigned long)timeout;
+	pt.task = current;
+	timer_setup(&pt.timer, process_timeout, 0);
+	mod_timer(&pt.timer, expire);
+	schedule();
+	del_timer_sync(&pt.timer);
+	left = (long)(expire - pk_jiffies());
+	return left < 0 ? 0 : left;
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+unsigned long msecs_to_jiffies(unsigned int m)
+{
+	unsigned long hz = (unsigned long)pk_machine_hz();
+
+	return ((unsigned long)m * hz + 999) / 1000;
+}
+
+void msleep(unsigned int msecs)
+{
+	/* One more tick: the current one is already partly over. */
+	long timeout = (long)msecs_to_jiffies(msecs) + 1;
+
+	while (timeout)
+		timeout = schedule_timeout_uninterruptible(timeout);
+}
+
+void usleep_range(unsigned long min, unsigned long max)
+{
+	unsigned long hz = (unsigned long)pk_machine_hz();
+	long ticks = (long)((min * hz + 999999) / 1000000);
+
+	(void)max;
+	if (!pk_this_rq) {
+		struct timespec ts = {.tv_sec = (long)(min / 1000000),
+				      .tv_nsec = (long)(min % 1000000) * 1000};
+
+		nanosleep(&ts, NULL);
+		return;
+	}
+	ticks = ticks ? ticks + 1 : 1;
+	while (ticks)
+		ticks = schedule_timeout_uninterruptible(ticks);
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A booted machine: tasks, wake-ups, sleeping, and the preemption points
+ * of every model.  Timing enters only as wide upper bounds (seconds where
+ * milliseconds are expected).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <preempt/delay.h>
+#include <preempt/irqflags.h>
+#include <preempt/probe.h>
+#include <preempt/sched.h>
+#include <preempt/wait.h>
+
+#include "pk_test.h"
+
+static void boot(int cpus, enum preempt_model model)
+{
+	struct machine_config cfg = {
+		.nr_cpus = cpus, .hz = 1000, .model = (int)model};
+
+	assert_int_equal(machine_boot(&cfg), 0);
+	assert_int_equal(num_online_cpus(), cpus);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	machine_shutdown();
+	capture_stop();
+	preempt_model_set(PREEMPT_MODEL_FULL);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	capture_reset();
+	return 0;
+}
+
+/* ---- life cycle ---- */
+
+static DECLARE_COMPLETION(started);
+
+static int report_and_wait(void *arg)
+{
+	int *cpu = arg;
+
+	*cpu = smp_processor_id(); /* pinned below: no report */
+	complete(&started);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 42;
+}
+
+static void kthreads_run_and_stop(void **state)
+{
+	struct task_struct *k;
+	int cpu = -1;
+
+	(void)state;
+	boot(2, PREEMPT_MODEL_FULL);
+	reinit_completion(&started);
+	k = kthread_create(report_and_wait, &cpu, "worker/%d", 7);
+	assert_non_null(k);
+	assert_string_equal(k->comm, "worker/7");
+	assert_int_equal(k->__state, TASK_NEW);
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	/* The test thread is no vCPU: wait as a host thread would. */
+	while (!completion_done(&started))
+		usleep(1000);
+	assert_int_equal(cpu, 1);
+	assert_int_equal(kthread_stop(k), 42);
+	assert_int_equal(captured.nr, 0);
+}
+
+/* ---- completions and wait queues between tasks ---- */
+
+#define ROUNDS 200
+
+struct pingpong {
+	struct completion ping, pong;
+	int count;
+};
+
+static int pinger(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		complete(&pp->ping);
+		wait_for_completion(&pp->pong);
+	}
+	return 0;
+}
+
+static int ponger(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		wait_for_completion(&pp->ping);
+		pp->count++;
+		complete(&pp->pong);
+	}
+	return 0;
+}
+
+static void completions_ping_pong_across_cpus(void **state)
+{
+	struct pingpong pp = {.count = 0};
+	struct task_struct *a, *b;
+
+	(void)state;
+	init_completion(&pp.ping);
+	init_completion(&pp.pong);
+	boot(2, PREEMPT_MODEL_FULL);
+	a = kthread_run(pinger, &pp, "ping");
+	b = kthread_run(ponger, &pp, "pong");
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+	assert_int_equal(pp.count, ROUNDS);
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(flag_wq);
+static int flag;
+
+static int flag_waiter(void *arg)
+{
+	(void)arg;
+	wait_event(flag_wq, __atomic_load_n(&flag, __ATOMIC_ACQUIRE));
+	return 1;
+}
+
+static int flag_setter(void *arg)
+{
+	(void)arg;
+	msleep(5);
+	__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+	wake_up(&flag_wq);
+	return 2;
+}
+
+static void wait_event_sleeps_until_the_condition(void **state)
+{
+	struct task_struct *w, *s;
+
+	(void)state;
+	flag = 0;
+	boot(1, PREEMPT_MODEL_NONE);
+	w = kthread_run(flag_waiter, NULL, "waiter");
+	s = kthread_run(flag_setter, NULL, "setter");
+	assert_int_equal(kthread_stop(w), 1);
+	assert_int_equal(kthread_stop(s), 2);
+}
+
+static int sleeper(void *arg)
+{
+	long *slept = arg;
+	long t0 = now_ms();
+
+	msleep(20);
+	*slept = now_ms() - t0;
+	return 0;
+}
+
+static void msleep_sleeps_at_least_that_long(void **state)
+{
+	long slept = 0;
+
+	(void)state;
+	boot(1, PREEMPT_MODEL_FULL);
+	kthread_stop(kthread_run(sleeper, &slept, "sleeper"));
+	assert_true(slept >= 20);
+	assert_true(slept < 5000);
+}
+
+/* ---- the models' preemption points ---- */
+
+enum hog_point { HOG_NOTHING, HOG_MIGHT_SLEEP, HOG_COND_RESCHED };
+
+static int high_ran;
+static int hog_saw_high;
+static enum hog_point hog_point;
+
+static int hog(void *arg)
+{
+	long deadline = now_ms() + 1500;
+
+	(void)arg;
+	/* Never blocks; preemption points only as configured. */
+	while (now_ms() < deadline) {
+		if (__atomic_load_n(&high_ran, __ATOMIC_ACQUIRE)) {
+			hog_saw_high = 1;
+			break;
+		}
+		if (hog_point == HOG_MIGHT_SLEEP)
+			might_sleep();
+		else if (hog_point == HOG_COND_RESCHED)
+			cond_resched();
+	}
+	return 0;
+}
+
+static int high(void *arg)
+{
+	(void)arg;
+	msleep(10); /* the tick's timer softirq wakes us, while hog runs */
+	__atomic_store_n(&high_ran, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Did a FIFO task get the only CPU from a hog that never sleeps? */
+static bool high_preempts_hog(enum preempt_model model, enum hog_point pt)
+{
+	struct task_struct *h, *l;
+
+	high_ran = hog_saw_high = 0;
+	hog_point = pt;
+	boot(1, model);
+	h = kthread_create(high, NULL, "high");
+	sched_set_fifo(h);
+	wake_up_process(h);
+	usleep(2000); /* high is asleep in msleep() before hog starts */
+	l = kthread_run(hog, NULL, "hog");
+	kthread_stop(l);
+	kthread_stop(h);
+	machine_shutdown();
+	return hog_saw_high;
+}
+
+static void full_lazy_rt_preempt_a_hog(void **state)
+{
+	(void)state;
+	assert_true(high_preempts_hog(PREEMPT_MODEL_FULL, HOG_NOTHING));
+	assert_true(high_preempts_hog(PREEMPT_MODEL_LAZY, HOG_NOTHING));
+	assert_true(high_preempts_hog(PREEMPT_MODEL_RT, HOG_NOTHING));
+}
+
+static void none_and_voluntary_do_not(void **state)
+{
+	(void)state;
+	assert_false(high_preempts_hog(PREEMPT_MODEL_NONE, HOG_NOTHING));
+	assert_false(high_preempts_hog(PREEMPT_MODEL_VOLUNTARY, HOG_NOTHING));
+}
+
+static void voluntary_preempts_at_might_sleep(void **state)
+{
+	(void)state;
+	assert_true(
+		high_preempts_hog(PREEMPT_MODEL_VOLUNTARY, HOG_MIGHT_SLEEP));
+	assert_false(high_preempts_hog(PREEMPT_MODEL_NONE, HOG_MIGHT_SLEEP));
+}
+
+static void none_preempts_at_cond_resched(void **state)
+{
+	(void)state;
+	assert_true(high_preempts_hog(PREEMPT_MODEL_NONE, HOG_COND_RESCHED));
+}
+
+/* ---- the consistency matrix, inside tasks ---- */
+
+static int probe_walk(void *arg)
+{
+	struct pk_context *seen = arg;
+	struct pk_probe_state st = {0};
+
+	for (size_t i = 0; i < pk_probe_script_len; i++) {
+		if (pk_probe_apply(&st, pk_probe_script[i].op))
+			return -1;
+		pk_context_read(&seen[i]);
+		seen[i].need_resched = false; /* the tick's business */
+	}
+	return preempt_count();
+}
+
+static void predicates_agree_in_tasks_of_every_model(void **state)
+{
+	static struct pk_context first[64], seen[64];
+
+	(void)state;
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
+		boot(2, (enum preempt_model)m);
+		assert_int_equal(
+			kthread_stop(kthread_run(probe_walk, m ? seen : first,
+						 "probe")),
+			0);
+		machine_shutdown();
+		if (m)
+			assert_memory_equal(first, seen,
+					    pk_probe_script_len *
+						    sizeof(first[0]));
+	}
+	/* And the task's answers are the plain thread's. */
+	probe_walk(seen);
+	assert_memory_equal(first, seen, pk_probe_script_len * sizeof(seen[0]));
+}
+
+/* ---- reports ---- */
+
+static int schedule_atomic(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	schedule(); /* BUG: scheduling while atomic; count repaired */
+	return preempt_count();
+}
+
+static int exit_atomic(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	return 0; /* exits with preempt_count 1 */
+}
+
+static int cpu_in_preemptible(void *arg)
+{
+	(void)arg;
+	return smp_processor_id() >= 0;
+}
+
+static void misuse_is_reported_and_repaired(void **state)
+{
+	(void)state;
+	boot(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(kthread_stop(kthread_run(schedule_atomic, NULL, "sa")),
+			 0);
+	assert_int_equal(captured.kind, PK_REPORT_SCHED_ATOMIC);
+	assert_report_contains("BUG: scheduling while atomic: sa/");
+	assert_report_contains("/0x00000001\n");
+
+	kthread_stop(kthread_run(exit_atomic, NULL, "ea"));
+	assert_report_contains("note: ea[");
+	assert_report_contains("] exited with preempt_count 1");
+
+	if (CONFIG_DEBUG_PREEMPT) {
+		pk_debug_ratelimit_reset();
+		kthread_stop(kthread_run(cpu_in_preemptible, NULL, "cpu"));
+		assert_report_contains("BUG: using smp_processor_id() in "
+				       "preemptible [00000000] code: cpu/");
+	}
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(kthreads_run_and_stop),
+		T(completions_ping_pong_across_cpus),
+		T(wait_event_sleeps_until_the_condition),
+		T(msleep_sleeps_at_least_that_long),
+		T(full_lazy_rt_preempt_a_hog),
+		T(none_and_voluntary_do_not),
+		T(voluntary_preempts_at_might_sleep),
+		T(none_preempts_at_cond_resched),
+		T(predicates_agree_in_tasks_of_every_model),
+		T(misuse_is_reported_and_repaired),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
