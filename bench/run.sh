@@ -199,3 +199,6 @@ trap 'rm -rf "$tmp"' EXIT
 	sed 's/^/callgrind /' "$tmp/all.out.stdout"
 } 2>&1 | tee "$out"
 echo "(written to $out)"
+
+# The port layer's context switch: its own table, in bench-switch.txt.
+"$(dirname "$0")/switch_run.sh" "$build"

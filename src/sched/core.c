@@ -502,7 +502,81 @@ int wake_up_process(struct task_struct *p)
 	return try_to_wake_up(p, TASK_NORMAL | TASK_NEW);
 }
 
+/* ---- idle balancing ---- */
+
+/* A queued task of @src that may move to @cpu, or NULL. */
+static struct task_struct *find_movable(struct rq *src, int cpu)
+{
+	struct task_struct *p, *n;
+
+	list_for_each_entry_safe(
+		p, n, &src->fair_queue,
+		pk_run_node) if ((p->pk_cpus_allowed & (1ULL << cpu)) &&
+				 !p->pk_saved_migrate_disable &&
+				 !__atomic_load_n(&p->pk_on_cpu,
+						  __ATOMIC_ACQUIRE)) return p;
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_for_each_entry_safe(
+			p, n, &src->rt_queue[prio],
+			pk_run_node) if ((p->pk_cpus_allowed & (1ULL << cpu)) &&
+					 !p->pk_saved_migrate_disable &&
+					 !__atomic_load_n(
+						 &p->pk_on_cpu,
+						 __ATOMIC_ACQUIRE)) return p;
+	return NULL;
+}
+
+/*
+ * An idle CPU pulls a waiting task from a busy one (the kernel's
+ * newidle balance), respecting affinity and migrate_disable().  Only
+ * trylocks on the other runqueue, so two idle CPUs never deadlock.
+ */
+bool pk_idle_balance(struct rq *rq)
+{
+	struct task_struct *p = NULL;
+	unsigned long flags;
+
+	for (int i = 1; i < num_online_cpus() && !p; i++) {
+		struct rq *src = pk_cpu_rq((rq->cpu + i) % num_online_cpus());
+
+		if (!__atomic_load_n(&src->nr_queued, __ATOMIC_ACQUIRE))
+			continue;
+		local_irq_save(flags);
+		if (!__atomic_exchange_n(&src->lock, 1, __ATOMIC_ACQUIRE)) {
+			p = find_movable(src, rq->cpu);
+			if (p)
+				dequeue_task(src, p);
+			pk_raw_unlock(&src->lock);
+		}
+		local_irq_restore(flags);
+	}
+	if (!p)
+		return false;
+	local_irq_save(flags);
+	pk_raw_lock(&rq->lock);
+	p->cpu = rq->cpu;
+	enqueue_task(rq, p, false);
+	set_preempt_need_resched();
+	pk_raw_unlock(&rq->lock);
+	local_irq_restore(flags);
+	return true;
+}
+
 /* ---- the tick ---- */
+
+/* Tasks wait here while a CPU idles: wake it, it pulls one. */
+static void kick_idle_cpu(struct rq *busy)
+{
+	for (int i = 1; i < num_online_cpus(); i++) {
+		struct rq *rq = pk_cpu_rq((busy->cpu + i) % num_online_cpus());
+
+		if (__atomic_load_n(&rq->curr, __ATOMIC_ACQUIRE) == rq->idle) {
+			__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+			pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+			return;
+		}
+	}
+}
 
 void pk_sched_tick(struct rq *rq)
 {
@@ -511,6 +585,8 @@ void pk_sched_tick(struct rq *rq)
 
 	if (pk_timers_due(rq))
 		raise_softirq_irqoff(TIMER_SOFTIRQ);
+	if (__atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE))
+		kick_idle_cpu(rq);
 	pk_raw_lock(&rq->lock);
 	/* Lazy: what the normal class asked for is due by now. */
 	if (rq->lazy_resched) {

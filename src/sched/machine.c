@@ -299,7 +299,8 @@ void pk_idle_loop(struct rq *rq)
 			__atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
 
 		if (need_resched() ||
-		    __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE)) {
+		    __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE) ||
+		    pk_idle_balance(rq)) {
 			schedule();
 			continue;
 		}

@@ -107,6 +107,7 @@ void pk_sched_tick(struct rq *rq);
 void pk_resched_ipi(struct rq *rq);
 void pk_resched_curr(struct rq *rq, bool lazy);
 void pk_idle_loop(struct rq *rq);
+bool pk_idle_balance(struct rq *rq);
 void pk_task_exit(int code) __attribute__((noreturn));
 void pk_task_release(struct task_struct *p);
 struct task_struct *pk_task_alloc(const char *name, size_t stack_size);

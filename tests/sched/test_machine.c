@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -192,7 +193,7 @@ static void msleep_sleeps_at_least_that_long(void **state)
 
 /* ---- the models' preemption points ---- */
 
-enum hog_point { HOG_NOTHING, HOG_MIGHT_SLEEP, HOG_COND_RESCHED };
+enum hog_point { HOG_NOTHING, HOG_MIGHT_SLEEP, HOG_COND_RESCHED, HOG_USER };
 
 static int high_ran;
 static int hog_saw_high;
@@ -203,6 +204,8 @@ static int hog(void *arg)
 	long deadline = now_ms() + 1500;
 
 	(void)arg;
+	if (hog_point == HOG_USER)
+		enter_user();
 	/* Never blocks; preemption points only as configured. */
 	while (now_ms() < deadline) {
 		if (__atomic_load_n(&high_ran, __ATOMIC_ACQUIRE)) {
@@ -214,6 +217,8 @@ static int hog(void *arg)
 		else if (hog_point == HOG_COND_RESCHED)
 			cond_resched();
 	}
+	if (hog_point == HOG_USER)
+		exit_user();
 	return 0;
 }
 
@@ -271,6 +276,134 @@ static void none_preempts_at_cond_resched(void **state)
 {
 	(void)state;
 	assert_true(high_preempts_hog(PREEMPT_MODEL_NONE, HOG_COND_RESCHED));
+}
+
+static void user_code_is_preemptible_in_every_model(void **state)
+{
+	(void)state;
+	assert_true(high_preempts_hog(PREEMPT_MODEL_NONE, HOG_USER));
+	assert_true(high_preempts_hog(PREEMPT_MODEL_VOLUNTARY, HOG_USER));
+}
+
+/* ---- migration ---- */
+
+static int pinned_moves;
+
+static int stays_put(void *arg)
+{
+	(void)arg;
+	migrate_disable();
+	int cpu = raw_smp_processor_id();
+
+	for (int i = 0; i < 30; i++) {
+		msleep(1);
+		if (raw_smp_processor_id() != cpu)
+			pinned_moves++;
+	}
+	migrate_enable();
+	return cpu;
+}
+
+static int spinner(void *arg)
+{
+	long deadline = now_ms() + 200;
+
+	(void)arg;
+	while (now_ms() < deadline)
+		cond_resched();
+	return 0;
+}
+
+static void migrate_disable_keeps_a_task_on_its_cpu(void **state)
+{
+	struct task_struct *t[6];
+
+	(void)state;
+	pinned_moves = 0;
+	boot(2, PREEMPT_MODEL_FULL);
+	for (int i = 0; i < 4; i++)
+		t[i] = kthread_run(spinner, NULL, "spin/%d", i);
+	t[4] = kthread_run(stays_put, NULL, "pinned/0");
+	t[5] = kthread_run(stays_put, NULL, "pinned/1");
+	for (int i = 0; i < 6; i++)
+		assert_true(kthread_stop(t[i]) >= 0);
+	assert_int_equal(pinned_moves, 0);
+}
+
+static int record_cpus(void *arg)
+{
+	cpumask_t *seen = arg;
+
+	for (int i = 0; i < 20; i++) {
+		*seen |= 1ULL << raw_smp_processor_id();
+		msleep(1);
+	}
+	return 0;
+}
+
+static void affinity_is_respected(void **state)
+{
+	cpumask_t seen = 0;
+	struct task_struct *k;
+
+	(void)state;
+	boot(2, PREEMPT_MODEL_FULL);
+	k = kthread_create(record_cpus, &seen, "affine");
+	assert_int_equal(set_cpus_allowed_ptr(k, 1ULL << 1), 0);
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	kthread_stop(k);
+	assert_int_equal(seen, 1ULL << 1);
+	assert_int_equal(set_cpus_allowed_ptr(k == NULL ? NULL : current, 0),
+			 -EINVAL);
+}
+
+/* ---- switching the model under load ---- */
+
+static struct pingpong model_pp;
+
+static int busy_then_sleep(void *arg)
+{
+	long *rounds = arg;
+
+	while (!kthread_should_stop()) {
+		long end = now_ms() + 2;
+
+		while (now_ms() < end)
+			cond_resched();
+		msleep(1);
+		(*rounds)++;
+	}
+	return 0;
+}
+
+static void switching_models_loses_nothing(void **state)
+{
+	struct task_struct *a, *b, *busy[2];
+	long rounds[2] = {0, 0};
+	long end;
+
+	(void)state;
+	model_pp.count = 0;
+	init_completion(&model_pp.ping);
+	init_completion(&model_pp.pong);
+	boot(2, PREEMPT_MODEL_FULL);
+	a = kthread_run(pinger, &model_pp, "ping");
+	b = kthread_run(ponger, &model_pp, "pong");
+	busy[0] = kthread_run(busy_then_sleep, &rounds[0], "busy/0");
+	busy[1] = kthread_run(busy_then_sleep, &rounds[1], "busy/1");
+	end = now_ms() + 500;
+	for (int m = 0; now_ms() < end; m = (m + 1) % PREEMPT_MODEL_NR) {
+		preempt_model_set((enum preempt_model)m);
+		usleep(3000);
+	}
+	preempt_model_set(PREEMPT_MODEL_FULL);
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+	kthread_stop(busy[0]);
+	kthread_stop(busy[1]);
+	assert_int_equal(model_pp.count, ROUNDS);
+	assert_true(rounds[0] > 0 && rounds[1] > 0);
 }
 
 /* ---- the consistency matrix, inside tasks ---- */
@@ -369,6 +502,10 @@ int main(void)
 		T(none_and_voluntary_do_not),
 		T(voluntary_preempts_at_might_sleep),
 		T(none_preempts_at_cond_resched),
+		T(user_code_is_preemptible_in_every_model),
+		T(migrate_disable_keeps_a_task_on_its_cpu),
+		T(affinity_is_respected),
+		T(switching_models_loses_nothing),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 	};

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_switch: the port layer's context switch beside the two ways user
+ * space kernels usually switch tasks, in one run:
+ *
+ *   pk_context_switch   two contexts on one thread, ping-pong
+ *   swapcontext         the same with glibc's ucontext (a signal-mask
+ *                       syscall per switch)
+ *   condvar hand-off    two threads passing a turn with a mutex and
+ *                       condition variables, the way FreeRTOS' POSIX port
+ *                       and Zephyr's native_sim run one task at a time;
+ *                       both threads on one CPU, then on two
+ *
+ *   bench_switch [--ms N] [--reps N]   the table (default 100 ms, 5 reps)
+ *   bench_switch --callgrind N CASE    N round trips of CASE (pk or
+ *                                      ucontext) and nothing else, for
+ *                                      valgrind: switch_run.sh subtracts
+ *                                      a run of N from one of 2N
+ *
+ * Every figure is per switch (per hand-off): a round trip is two. Each
+ * case is calibrated to about --ms, the cases run once per round, --reps
+ * rounds, and the median is reported, so drift hits every case alike.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "../src/port/switch.h"
+
+#define MAX_REPS 31
+#define TASK_STACK (64 * 1024)
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* --- pk_context_switch --------------------------------------------------- */
+
+static struct pk_context pk_main, pk_task;
+static struct pk_stack pk_stack;
+
+static void pk_partner(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pk_context_switch(&pk_task, &pk_main);
+}
+
+/* Out of line, so that callgrind and perf see the loop by name. */
+static void __attribute__((noinline)) bench_pk_switch(long n)
+{
+	for (long i = 0; i < n; i++)
+		pk_context_switch(&pk_main, &pk_task);
+}
+
+/*
+ * The same through a shared schedule(), as in a scheduler: every switch
+ * happens at one call site, three frames down, and returns up them. The
+ * "run queue" is a variable, so the compiler cannot specialise schedule()
+ * per caller and give each side a call site of its own.
+ */
+static struct pk_context sched_main, sched_task;
+static struct pk_stack sched_stack;
+static struct pk_context *sched_curr = &sched_main;
+
+static void __attribute__((noinline))
+context_switch(struct pk_context *prev, struct pk_context *next)
+{
+	pk_context_switch(prev, next);
+	__asm__ __volatile__(""); /* a real return, not a tail call */
+}
+
+static void __attribute__((noinline)) __schedule(void)
+{
+	struct pk_context *prev = sched_curr;
+	struct pk_context *next =
+		prev == &sched_main ? &sched_task : &sched_main;
+
+	sched_curr = next;
+	context_switch(prev, next);
+	__asm__ __volatile__("");
+}
+
+static void __attribute__((noinline)) schedule(void)
+{
+	__schedule();
+	__asm__ __volatile__("");
+}
+
+static void sched_partner(void *arg)
+{
+	(void)arg;
+	for (;;)
+		schedule();
+}
+
+static void __attribute__((noinline)) bench_pk_schedule(long n)
+{
+	for (long i = 0; i < n; i++)
+		schedule();
+}
+
+/* --- swapcontext --------------------------------------------------------- */
+
+static ucontext_t uc_main, uc_task;
+static struct pk_stack uc_stack;
+
+static void uc_partner(void)
+{
+	for (;;)
+		swapcontext(&uc_task, &uc_main);
+}
+
+static void __attribute__((noinline)) bench_swapcontext(long n)
+{
+	for (long i = 0; i < n; i++)
+		swapcontext(&uc_main, &uc_task);
+}
+
+/* --- condvar hand-off ---------------------------------------------------- */
+
+struct handoff {
+	pthread_mutex_t lock;
+	pthread_cond_t wake[2];
+	int turn;	 /* whose turn: 0 the caller, 1 the partner, -1 stop */
+	int partner_cpu; /* -1: same CPU as the caller */
+};
+
+static struct handoff ho = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.wake = {PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER},
+};
+
+static void *handoff_partner(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&ho.lock);
+	for (;;) {
+		while (ho.turn == 0)
+			pthread_cond_wait(&ho.wake[1], &ho.lock);
+		if (ho.turn < 0)
+			break;
+		ho.turn = 0;
+		pthread_cond_signal(&ho.wake[0]);
+	}
+	pthread_mutex_unlock(&ho.lock);
+	return NULL;
+}
+
+static void handoff_run(long n)
+{
+	pthread_t t;
+
+	ho.turn = 0;
+	if (pthread_create(&t, NULL, handoff_partner, NULL)) {
+		perror("bench_switch: pthread_create");
+		exit(1);
+	}
+	if (ho.partner_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(ho.partner_cpu, &set);
+		pthread_setaffinity_np(t, sizeof(set), &set);
+	}
+	pthread_mutex_lock(&ho.lock);
+	for (long i = 0; i < n; i++) {
+		ho.turn = 1;
+		pthread_cond_signal(&ho.wake[1]);
+		while (ho.turn == 1)
+			pthread_cond_wait(&ho.wake[0], &ho.lock);
+	}
+	ho.turn = -1;
+	pthread_cond_signal(&ho.wake[1]);
+	pthread_mutex_unlock(&ho.lock);
+	pthread_join(t, NULL);
+}
+
+static int other_cpu = -1; /* a second CPU we may run on, if any */
+
+static void __attribute__((noinline)) bench_handoff_1cpu(long n)
+{
+	ho.partner_cpu = -1;
+	handoff_run(n);
+}
+
+static void __attribute__((noinline)) bench_handoff_2cpu(long n)
+{
+	ho.partner_cpu = other_cpu;
+	handoff_run(n);
+}
+
+/* --- the table ----------------------------------------------------------- */
+
+struct bench_case {
+	const char *name;
+	void (*fn)(long round_trips);
+	long iters;
+	double ns[MAX_REPS]; /* per switch */
+	double median;
+};
+
+static struct bench_case cases[] = {
+	{.name = "pk_context_switch", .fn = bench_pk_switch},
+	{.name = "pk, 3 frames down", .fn = bench_pk_schedule},
+	{.name = "swapcontext", .fn = bench_swapcontext},
+	{.name = "condvar hand-off, 1 CPU", .fn = bench_handoff_1cpu},
+	{.name = "condvar hand-off, 2 CPUs", .fn = bench_handoff_2cpu},
+};
+#define NR_CASES (int)(sizeof(cases) / sizeof(cases[0]))
+
+static double per_switch_ns(const struct bench_case *c, long iters)
+{
+	double start = now_ns();
+
+	c->fn(iters);
+	return (now_ns() - start) / (2.0 * (double)iters);
+}
+
+/* Round trips that take about @target_ns. */
+static long calibrate(const struct bench_case *c, double target_ns)
+{
+	long iters = 64;
+	double t;
+
+	for (;;) {
+		t = per_switch_ns(c, iters) * 2.0 * (double)iters;
+		if (t >= target_ns / 10 || iters > LONG_MAX / 16)
+			break;
+		iters *= 4;
+	}
+	if (t <= 0)
+		return iters;
+	t = (double)iters * target_ns / t;
+	return t < 64			    ? 64
+	       : t > (double)(LONG_MAX / 2) ? LONG_MAX / 2
+					    : (long)t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_REPS];
+
+	memcpy(s, v, sizeof(*v) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Pin to the CPU we are on; remember another one for the 2-CPU case. */
+static const char *pin(void)
+{
+	static char where[64];
+	cpu_set_t allowed, set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return "not pinned";
+	for (int c = 0; c < CPU_SETSIZE && other_cpu < 0; c++)
+		if (c != cpu && CPU_ISSET(c, &allowed))
+			other_cpu = c;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return "not pinned";
+	if (other_cpu >= 0)
+		snprintf(where, sizeof(where), "pinned to CPU %d (partner %d)",
+			 cpu, other_cpu);
+	else
+		snprintf(where, sizeof(where), "pinned to CPU %d", cpu);
+	return where;
+}
+
+static const char *port_name(void)
+{
+	if (PK_PORT_USE_UCONTEXT)
+		return PK_PORT_ASAN ? "ucontext, ASan" : "ucontext";
+#if defined(__x86_64__)
+	return PK_PORT_ASAN ? "x86-64 assembly, ASan" : "x86-64 assembly";
+#else
+	return PK_PORT_ASAN ? "arm64 assembly, ASan" : "arm64 assembly";
+#endif
+}
+
+static void goal(const char *what, int met)
+{
+	printf("  %-44s %s\n", what, met ? "met" : "NOT met");
+}
+
+static int timing(long ms, int reps)
+{
+	const char *pinned = pin();
+	int n = other_cpu >= 0 ? NR_CASES : NR_CASES - 1;
+	double pk, uc, h1, h2 = 0;
+
+	for (int i = 0; i < n; i++)
+		cases[i].iters = calibrate(&cases[i], (double)ms * 1e6);
+	for (int r = 0; r < reps; r++)
+		for (int i = 0; i < n; i++)
+			cases[i].ns[r] =
+				per_switch_ns(&cases[i], cases[i].iters);
+	for (int i = 0; i < n; i++)
+		cases[i].median = median(cases[i].ns, reps);
+
+	printf("ns per switch (per hand-off): median of %d rounds, ~%ld ms "
+	       "per case per round, %s; port: %s\n\n",
+	       reps, ms, pinned, port_name());
+	printf("%-26s %10s %10s %10s %12s\n", "case", "ns/switch", "min", "max",
+	       "vs pk");
+	for (int i = 0; i < n; i++) {
+		struct bench_case *c = &cases[i];
+		double lo = c->ns[0], hi = c->ns[0];
+
+		for (int r = 1; r < reps; r++) {
+			lo = c->ns[r] < lo ? c->ns[r] : lo;
+			hi = c->ns[r] > hi ? c->ns[r] : hi;
+		}
+		printf("%-26s %10.2f %10.2f %10.2f %11.1fx\n", c->name,
+		       c->median, lo, hi, c->median / cases[0].median);
+	}
+	pk = cases[0].median;
+	uc = cases[2].median;
+	h1 = cases[3].median;
+	if (n == NR_CASES)
+		h2 = cases[4].median;
+	printf("\ngoals (the scheduler issue):\n");
+	goal("pk_context_switch <= 30 ns", pk <= 30);
+	goal("swapcontext / pk_context_switch >= 20x", uc / pk >= 20);
+	goal("condvar hand-off, 1 CPU / pk >= 1000x", h1 / pk >= 1000);
+	if (n == NR_CASES)
+		goal("condvar hand-off, 2 CPUs / pk >= 1000x", h2 / pk >= 1000);
+	return 0;
+}
+
+static long parse_long(const char *s, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0) {
+		fprintf(stderr, "bench_switch: bad %s '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: bench_switch [--ms N] [--reps N] | "
+			"--callgrind N pk|schedule|ucontext\n");
+	return 2;
+}
+
+/* Out of main(): getcontext() returns twice, which would make every local
+ * of its caller suspect. */
+static int setup_tasks(void)
+{
+	if (pk_stack_alloc(&pk_stack, TASK_STACK) ||
+	    pk_stack_alloc(&uc_stack, TASK_STACK)) {
+		fprintf(stderr, "bench_switch: cannot map the task stacks\n");
+		return -1;
+	}
+	pk_context_init(&pk_task, &pk_stack, pk_partner, NULL);
+	if (pk_stack_alloc(&sched_stack, TASK_STACK)) {
+		fprintf(stderr, "bench_switch: cannot map the task stacks\n");
+		return -1;
+	}
+	pk_context_init(&sched_task, &sched_stack, sched_partner, NULL);
+	if (getcontext(&uc_task)) {
+		perror("bench_switch: getcontext");
+		return -1;
+	}
+	uc_task.uc_stack.ss_sp = uc_stack.base;
+	uc_task.uc_stack.ss_size = uc_stack.size;
+	uc_task.uc_link = NULL;
+	makecontext(&uc_task, uc_partner, 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long ms = 100, reps = 5;
+
+	if (setup_tasks())
+		return 1;
+	if (argc == 4 && !strcmp(argv[1], "--callgrind")) {
+		long n = parse_long(argv[2], "iteration count");
+
+		if (!strcmp(argv[3], "pk"))
+			bench_pk_switch(n);
+		else if (!strcmp(argv[3], "schedule"))
+			bench_pk_schedule(n);
+		else if (!strcmp(argv[3], "ucontext"))
+			bench_swapcontext(n);
+		else
+			return usage();
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (i + 1 < argc && !strcmp(argv[i], "--ms"))
+			ms = parse_long(argv[++i], "--ms");
+		else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
+			reps = parse_long(argv[++i], "--reps");
+		else
+			return usage();
+	}
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	return timing(ms, (int)reps);
+}
