@@ -16,6 +16,7 @@
 #include <preempt/irqflags.h>
 #include <preempt/probe.h>
 #include <preempt/sched.h>
+#include <preempt/timer.h>
 #include <preempt/wait.h>
 
 #include "pk_test.h"
@@ -406,6 +407,96 @@ static void switching_models_loses_nothing(void **state)
 	assert_true(rounds[0] > 0 && rounds[1] > 0);
 }
 
+/* ---- timers and per-CPU data ---- */
+
+struct timer_probe {
+	struct timer_list timer;
+	struct pk_context ctx;
+	int cpu, fired;
+	struct completion done;
+};
+
+static void timer_fired(struct timer_list *t)
+{
+	struct timer_probe *tp = from_timer(tp, t, timer);
+
+	pk_context_read(&tp->ctx);
+	tp->cpu = raw_smp_processor_id();
+	tp->fired++;
+	complete(&tp->done);
+}
+
+static int arm_timers(void *arg)
+{
+	struct timer_probe *tp = arg;
+	struct timer_list never;
+	int cpu = raw_smp_processor_id();
+
+	timer_setup(&tp->timer, timer_fired, 0);
+	mod_timer(&tp->timer, jiffies + 3);
+	wait_for_completion(&tp->done);
+	/* A timer disarmed before it is due never runs.  (No cmocka
+	 * asserts in a task: they would longjmp off its stack.) */
+	timer_setup(&never, timer_fired, 0);
+	mod_timer(&never, jiffies + 1000);
+	if (!timer_pending(&never) || del_timer_sync(&never) != 1 ||
+	    timer_pending(&never))
+		return -1;
+	return cpu;
+}
+
+static void timers_fire_in_softirq_on_their_cpu(void **state)
+{
+	struct timer_probe tp = {.fired = 0};
+	struct task_struct *k;
+
+	(void)state;
+	init_completion(&tp.done);
+	boot(2, PREEMPT_MODEL_FULL);
+	k = kthread_create(arm_timers, &tp, "timers");
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 1);
+	assert_int_equal(tp.fired, 1);
+	assert_int_equal(tp.cpu, 1);
+	assert_true(tp.ctx.in_serving_softirq);
+	assert_false(tp.ctx.in_task);
+}
+
+static DEFINE_PER_CPU(long, hits);
+
+static int count_per_cpu(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 1000; i++) {
+		this_cpu_inc(hits);
+		if (i % 100 == 0)
+			msleep(1);
+	}
+	return 0;
+}
+
+static void per_cpu_counters_add_up(void **state)
+{
+	struct task_struct *t[4];
+	long total = 0;
+	int cpu;
+
+	(void)state;
+	memset(hits, 0, sizeof(hits));
+	boot(2, PREEMPT_MODEL_FULL);
+	for (int i = 0; i < 4; i++)
+		t[i] = kthread_run(count_per_cpu, NULL, "percpu/%d", i);
+	for (int i = 0; i < 4; i++)
+		kthread_stop(t[i]);
+	for (int c = 0; c < 2; c++)
+		total += per_cpu(hits, c);
+	assert_int_equal(total, 4000);
+	cpu = get_cpu();
+	assert_ptr_equal(this_cpu_ptr(&hits), per_cpu_ptr(&hits, cpu));
+	put_cpu();
+}
+
 /* ---- the consistency matrix, inside tasks ---- */
 
 static int probe_walk(void *arg)
@@ -506,6 +597,8 @@ int main(void)
 		T(migrate_disable_keeps_a_task_on_its_cpu),
 		T(affinity_is_respected),
 		T(switching_models_loses_nothing),
+		T(timers_fire_in_softirq_on_their_cpu),
+		T(per_cpu_counters_add_up),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 	};
