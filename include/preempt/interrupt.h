@@ -72,6 +72,16 @@ int pk_irq_this_cpu(void);
 void pk_irq_cpu_set_owner(void *owner);
 void *pk_irq_cpu_owner(void);
 
+/*
+ * A scheduler that runs ksoftirqd as a task on CPU @cpu installs it here
+ * (NULL: back to the CPU's ksoftirqd thread); hand-offs then call
+ * @wake(task) (any context, signal handlers included) and the task runs
+ * pk_ksoftirqd_run() in task context on the CPU.
+ */
+void pk_irq_cpu_set_ksoftirqd(int cpu, void *task, void (*wake)(void *task));
+/** pk_ksoftirqd_run() - run this CPU's pending softirqs as ksoftirqd. */
+void pk_ksoftirqd_run(void);
+
 /**
  * request_irq() - install @handler on line @irq
  * @irq: line number, 0..PK_NR_IRQS-1

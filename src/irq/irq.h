@@ -31,7 +31,8 @@ struct pk_irq_cpu {
 	int ksoftirqd_stop;
 
 	struct pk_irq_stats stats;
-	void *owner; /* the scheduler's runqueue of this CPU, if any */
+	void *owner;	      /* the scheduler's runqueue of this CPU, if any */
+	void *ksoftirqd_task; /* set: ksoftirqd is this task, not the thread */
 };
 
 /* The CPU the calling thread is, or works for (ksoftirqd); NULL if none. */

@@ -67,8 +67,28 @@ unsigned int local_softirq_pending(void)
 	return c ? __atomic_load_n(&c->softirq_pending, __ATOMIC_RELAXED) : 0;
 }
 
+static void (*ksoftirqd_task_wake)(void *task);
+
+void pk_irq_cpu_set_ksoftirqd(int cpu, void *task, void (*wake)(void *task))
+{
+	struct pk_irq_cpu *c = pk_irq_cpu(cpu);
+
+	if (!c)
+		return;
+	if (wake)
+		ksoftirqd_task_wake = wake;
+	__atomic_store_n(&c->ksoftirqd_task, task, __ATOMIC_RELEASE);
+}
+
 static void wakeup_softirqd(struct pk_irq_cpu *c)
 {
+	void *task = __atomic_load_n(&c->ksoftirqd_task, __ATOMIC_ACQUIRE);
+
+	if (task) {
+		pk_stat_inc(c, ksoftirqd_wakeups);
+		ksoftirqd_task_wake(task);
+		return;
+	}
 	/* sem_post() is async-signal-safe; post once per wake-up. */
 	if (!__atomic_exchange_n(&c->ksoftirqd_woken, 1, __ATOMIC_SEQ_CST)) {
 		pk_stat_inc(c, ksoftirqd_wakeups);
@@ -285,6 +305,25 @@ static void ksoftirqd_run(struct pk_irq_cpu *c)
 		/* handle_softirqs() woke us for what it left: consume that. */
 		__atomic_store_n(&c->ksoftirqd_woken, 0, __ATOMIC_SEQ_CST);
 	}
+}
+
+void pk_ksoftirqd_run(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	if (!c || !local_softirq_pending())
+		return;
+	/*
+	 * A task on the CPU: an irq exit on this CPU releases the owner word
+	 * before it returns, and a holder is never preempted, so it is free
+	 * unless the CPU's old ksoftirqd thread is finishing a pass.
+	 */
+	if (!softirq_trylock(c, OWNER_KSOFTIRQD))
+		return;
+	local_irq_disable();
+	handle_softirqs(c, true);
+	local_irq_enable();
+	softirq_unlock(c);
 }
 
 static void *ksoftirqd_thread(void *arg)

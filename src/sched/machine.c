@@ -250,6 +250,51 @@ int kthread_stop(struct task_struct *k)
 
 /* ---- the vCPUs ---- */
 
+/* ---- ksoftirqd, a task on each vCPU ---- */
+
+static struct task_struct *ksoftirqd_tasks[PK_NR_CPUS];
+
+static int ksoftirqd_fn(void *arg)
+{
+	(void)arg;
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!local_softirq_pending()) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		pk_ksoftirqd_run();
+		cond_resched();
+	}
+	return 0;
+}
+
+static void wake_ksoftirqd(void *task)
+{
+	wake_up_process(task);
+}
+
+static void start_ksoftirqd(int cpu)
+{
+	struct task_struct *k =
+		kthread_create(ksoftirqd_fn, NULL, "ksoftirqd/%d", cpu);
+
+	if (!k)
+		BUG();
+	kthread_bind(k, cpu);
+	ksoftirqd_tasks[cpu] = k;
+	wake_up_process(k);
+	pk_irq_cpu_set_ksoftirqd(runqueues[cpu].irq_cpu, k, wake_ksoftirqd);
+}
+
+static void stop_ksoftirqd(int cpu)
+{
+	pk_irq_cpu_set_ksoftirqd(runqueues[cpu].irq_cpu, NULL, NULL);
+	kthread_stop(ksoftirqd_tasks[cpu]);
+	ksoftirqd_tasks[cpu] = NULL;
+}
+
 static irqreturn_t tick_interrupt(int irq, void *dev)
 {
 	(void)irq;
@@ -405,12 +450,17 @@ int machine_boot(const struct machine_config *cfg)
 	for (int i = 0; i < n; i++)
 		if (runqueues[i].irq_cpu < 0)
 			BUG(); /* no interrupt controller or tick for a vCPU */
+	for (int i = 0; i < n; i++)
+		start_ksoftirqd(i);
 	return 0;
 }
 
+/* Busy with anything but its ksoftirqd. */
 static bool rq_busy(struct rq *rq)
 {
-	return rq->curr != rq->idle ||
+	struct task_struct *curr = __atomic_load_n(&rq->curr, __ATOMIC_ACQUIRE);
+
+	return (curr != rq->idle && curr != ksoftirqd_tasks[rq->cpu]) ||
 	       __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE);
 }
 
@@ -429,6 +479,8 @@ void machine_shutdown(void)
 		if (busy)
 			usleep(1000);
 	} while (busy);
+	for (int i = 0; i < nr_cpus; i++)
+		stop_ksoftirqd(i);
 	for (int i = 0; i < nr_cpus; i++) {
 		struct rq *rq = &runqueues[i];
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <preempt/delay.h>
+#include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
 #include <preempt/probe.h>
 #include <preempt/sched.h>
@@ -497,6 +498,49 @@ static void per_cpu_counters_add_up(void **state)
 	put_cpu();
 }
 
+/* ---- ksoftirqd is a task on its vCPU ---- */
+
+static struct {
+	char comm[TASK_COMM_LEN];
+	int cpu;
+	bool serving;
+	struct completion done;
+} softirq_seen;
+
+static void record_softirq(void)
+{
+	memcpy(softirq_seen.comm, current->comm, TASK_COMM_LEN);
+	softirq_seen.cpu = raw_smp_processor_id();
+	softirq_seen.serving = in_serving_softirq();
+	complete(&softirq_seen.done);
+}
+
+static int raise_in_task(void *arg)
+{
+	(void)arg;
+	raise_softirq(BLOCK_SOFTIRQ); /* task context: ksoftirqd runs it */
+	wait_for_completion(&softirq_seen.done);
+	return 0;
+}
+
+static void ksoftirqd_runs_as_a_task_on_its_cpu(void **state)
+{
+	struct task_struct *k;
+
+	(void)state;
+	init_completion(&softirq_seen.done);
+	open_softirq(BLOCK_SOFTIRQ, record_softirq);
+	boot(2, PREEMPT_MODEL_RT);
+	k = kthread_create(raise_in_task, NULL, "raiser");
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 0);
+	open_softirq(BLOCK_SOFTIRQ, NULL);
+	assert_string_equal(softirq_seen.comm, "ksoftirqd/1");
+	assert_int_equal(softirq_seen.cpu, 1);
+	assert_true(softirq_seen.serving);
+}
+
 /* ---- the consistency matrix, inside tasks ---- */
 
 static int probe_walk(void *arg)
@@ -599,6 +643,7 @@ int main(void)
 		T(switching_models_loses_nothing),
 		T(timers_fire_in_softirq_on_their_cpu),
 		T(per_cpu_counters_add_up),
+		T(ksoftirqd_runs_as_a_task_on_its_cpu),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 	};
