@@ -161,6 +161,14 @@ struct pk_irq_stats pk_irq_stats(int cpu);
  */
 int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer);
 
+/**
+ * pk_irq_timer_create() - a POSIX timer that raises line @irq on the
+ * calling CPU when it expires, not yet armed (arm it with timer_settime())
+ *
+ * Task context on a registered CPU.  Returns 0 or -errno.
+ */
+int pk_irq_timer_create(unsigned int irq, timer_t *timer);
+
 /*
  * Called at the end of every interrupt dispatch (and replay) with the
  * interrupted code's count: the scheduler's irq-return preemption point.

@@ -254,12 +254,11 @@ static void timer_raise(struct pk_irq_cpu *c, const siginfo_t *info)
 	__atomic_fetch_or(&c->pending, 1ULL << irq, __ATOMIC_SEQ_CST);
 }
 
-int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
+int pk_irq_timer_create(unsigned int irq, timer_t *timer)
 {
 	struct sigevent sev;
-	struct itimerspec its;
 
-	if (irq >= PK_NR_IRQS || period_ns <= 0 || pk_irq_this_cpu() < 0)
+	if (irq >= PK_NR_IRQS || pk_irq_this_cpu() < 0)
 		return -EINVAL;
 	memset(&sev, 0, sizeof(sev));
 	/* Directed at this thread, never at the process. */
@@ -267,8 +266,19 @@ int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
 	sev.sigev_signo = PK_SIGIRQ;
 	sev.sigev_value.sival_int = (int)irq;
 	sev._sigev_un._tid = gettid();
-	if (timer_create(CLOCK_MONOTONIC, &sev, timer) != 0)
-		return -errno;
+	return timer_create(CLOCK_MONOTONIC, &sev, timer) ? -errno : 0;
+}
+
+int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
+{
+	struct itimerspec its;
+	int err;
+
+	if (period_ns <= 0)
+		return -EINVAL;
+	err = pk_irq_timer_create(irq, timer);
+	if (err)
+		return err;
 	its.it_interval.tv_sec = period_ns / 1000000000L;
 	its.it_interval.tv_nsec = period_ns % 1000000000L;
 	its.it_value = its.it_interval;

@@ -304,6 +304,15 @@ static irqreturn_t tick_interrupt(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
+static irqreturn_t hrtimer_interrupt(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (pk_this_rq)
+		pk_hrtimers_run(pk_this_rq);
+	return IRQ_HANDLED;
+}
+
 static irqreturn_t resched_interrupt(int irq, void *dev)
 {
 	(void)irq;
@@ -321,6 +330,7 @@ static void rq_init(struct rq *rq, int cpu)
 		INIT_LIST_HEAD(&rq->rt_queue[i]);
 	INIT_LIST_HEAD(&rq->fair_queue);
 	INIT_LIST_HEAD(&rq->timers);
+	INIT_LIST_HEAD(&rq->hrtimers);
 	rq->idle = &rq->idle_task;
 	rq->curr = rq->idle;
 	snprintf(rq->idle_task.comm, TASK_COMM_LEN, "swapper/%d", cpu);
@@ -370,6 +380,7 @@ static void *vcpu_main(void *arg)
 	pk_current = rq->idle;
 	pk_irq_cpu_set_owner(rq);
 	if (rq->irq_cpu < 0 || !rq->idle_ctx ||
+	    pk_irq_timer_create(PK_HRTIMER_IRQ, &rq->hr_timer) ||
 	    pk_irq_timer_start(PK_TICK_IRQ, 1000000000L / machine_hz, &tick)) {
 		__atomic_store_n(&rq->irq_cpu, -1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
@@ -378,6 +389,7 @@ static void *vcpu_main(void *arg)
 	__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
 	pk_idle_loop(rq);
 	timer_delete(tick);
+	timer_delete(rq->hr_timer);
 	pk_current = NULL;
 	pk_this_rq = NULL;
 	pk_irq_cpu_unregister();
@@ -434,8 +446,11 @@ int machine_boot(const struct machine_config *cfg)
 	if ((err = request_irq(PK_TICK_IRQ, tick_interrupt, IRQF_SHARED,
 			       "timer", runqueues)) ||
 	    (err = request_irq(PK_RESCHED_IRQ, resched_interrupt, IRQF_SHARED,
-			       "resched", runqueues))) {
+			       "resched", runqueues)) ||
+	    (err = request_irq(PK_HRTIMER_IRQ, hrtimer_interrupt, IRQF_SHARED,
+			       "hrtimer", runqueues))) {
 		free_irq(PK_TICK_IRQ, runqueues);
+		free_irq(PK_RESCHED_IRQ, runqueues);
 		booted = 0;
 		return err;
 	}
@@ -491,6 +506,7 @@ void machine_shutdown(void)
 	}
 	free_irq(PK_TICK_IRQ, runqueues);
 	free_irq(PK_RESCHED_IRQ, runqueues);
+	free_irq(PK_HRTIMER_IRQ, runqueues);
 	/* Tasks that exited and nobody stopped: nothing refers to them now. */
 	list_for_each_entry_safe(node, tmp, &all_tasks, node)
 	{

@@ -17,10 +17,12 @@
 
 #define PK_TICK_IRQ 63	  /* the local timer interrupt of every vCPU */
 #define PK_RESCHED_IRQ 62 /* the reschedule IPI */
+#define PK_HRTIMER_IRQ 61 /* the high-resolution timer of every vCPU */
 #define PK_SLICE_TICKS 3  /* normal-class time slice */
 #define PK_RR_SLICE_TICKS 100
 
 struct timer_list;
+struct hrtimer;
 
 struct rq {
 	int lock; /* raw spinlock; taken with interrupts disabled */
@@ -41,6 +43,11 @@ struct rq {
 	int timer_lock;
 	struct list_head timers; /* sorted by expiry */
 	struct timer_list *running_timer;
+
+	int hr_lock;
+	struct list_head hrtimers; /* sorted by expiry */
+	struct hrtimer *running_hrtimer;
+	timer_t hr_timer; /* one-shot, programmed to the first hrtimer */
 
 	struct task_struct idle_task;
 	void *idle_ctx;
@@ -114,6 +121,7 @@ struct task_struct *pk_task_alloc(const char *name, size_t stack_size);
 void pk_task_get(struct task_struct *p);
 void pk_task_put(struct task_struct *p);
 void pk_timers_run(struct rq *rq);
+void pk_hrtimers_run(struct rq *rq);
 bool pk_timers_due(struct rq *rq);
 unsigned long pk_jiffies(void);
 bool pk_machine_running(void);

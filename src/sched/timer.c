@@ -10,6 +10,7 @@
 
 #include <preempt/bug.h>
 #include <preempt/delay.h>
+#include <preempt/hrtimer.h>
 #include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
 #include <preempt/sched.h>
@@ -241,20 +242,13 @@ void msleep(unsigned int msecs)
 		timeout = schedule_timeout_uninterruptible(timeout);
 }
 
+/* On a high-resolution timer: microseconds, not ticks. */
 void usleep_range(unsigned long min, unsigned long max)
 {
-	unsigned long hz = (unsigned long)pk_machine_hz();
-	long ticks = (long)((min * hz + 999999) / 1000000);
+	ktime_t until = ktime_get() + (ktime_t)min * 1000;
 
-	(void)max;
-	if (!pk_this_rq) {
-		struct timespec ts = {.tv_sec = (long)(min / 1000000),
-				      .tv_nsec = (long)(min % 1000000) * 1000};
-
-		nanosleep(&ts, NULL);
-		return;
-	}
-	ticks = ticks ? ticks + 1 : 1;
-	while (ticks)
-		ticks = schedule_timeout_uninterruptible(ticks);
+	(void)max; /* the kernel uses the slack to batch wake-ups */
+	do {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+	} while (schedule_hrtimeout(&until, HRTIMER_MODE_ABS));
 }

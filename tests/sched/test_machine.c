@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <preempt/delay.h>
+#include <preempt/hrtimer.h>
 #include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
 #include <preempt/probe.h>
@@ -498,6 +499,68 @@ static void per_cpu_counters_add_up(void **state)
 	put_cpu();
 }
 
+/* ---- high-resolution timers ---- */
+
+struct hr_probe {
+	struct hrtimer timer;
+	struct pk_context ctx;
+	int cpu, fired;
+	struct completion done;
+};
+
+static enum hrtimer_restart hr_fired(struct hrtimer *t)
+{
+	struct hr_probe *hp = (struct hr_probe *)t;
+
+	pk_context_read(&hp->ctx);
+	hp->cpu = raw_smp_processor_id();
+	if (++hp->fired < 3) {
+		hrtimer_forward_now(t, 200000); /* periodic, 200 us */
+		return HRTIMER_RESTART;
+	}
+	complete(&hp->done);
+	return HRTIMER_NORESTART;
+}
+
+static int use_hrtimers(void *arg)
+{
+	struct hr_probe *hp = arg;
+	struct hrtimer never;
+	long long t0 = ktime_get(), slept;
+
+	usleep_range(300, 400);
+	slept = ktime_get() - t0;
+	/* Microseconds, not a tick: at least 300 us, far less than 1 s. */
+	if (slept < 300000 || slept > 1000000000LL)
+		return -1;
+	hrtimer_setup(&hp->timer, hr_fired, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_start(&hp->timer, 100000, HRTIMER_MODE_REL);
+	wait_for_completion(&hp->done);
+	hrtimer_setup(&never, hr_fired, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_start(&never, 1000000000LL, HRTIMER_MODE_REL);
+	if (!hrtimer_active(&never) || hrtimer_cancel(&never) != 1)
+		return -2;
+	return raw_smp_processor_id();
+}
+
+static void hrtimers_fire_in_hardirq_on_their_cpu(void **state)
+{
+	struct hr_probe hp = {.fired = 0};
+	struct task_struct *k;
+
+	(void)state;
+	init_completion(&hp.done);
+	boot(2, PREEMPT_MODEL_FULL);
+	k = kthread_create(use_hrtimers, &hp, "hr");
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 1);
+	assert_int_equal(hp.fired, 3);
+	assert_int_equal(hp.cpu, 1);
+	assert_true(hp.ctx.in_hardirq);
+	assert_true(hp.ctx.irqs_disabled);
+}
+
 /* ---- ksoftirqd is a task on its vCPU ---- */
 
 static struct {
@@ -644,6 +707,7 @@ int main(void)
 		T(timers_fire_in_softirq_on_their_cpu),
 		T(per_cpu_counters_add_up),
 		T(ksoftirqd_runs_as_a_task_on_its_cpu),
+		T(hrtimers_fire_in_hardirq_on_their_cpu),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 	};
