@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # `make bench`: the count layer's and the irq layer's hot paths, timed and
-# counted in one run.
+# counted in one run; then the context switch (switch_run.sh) and the
+# scheduler's latencies per preemption model (bench_sched).
 # Usage: bench/run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_count)
 #
 # Environment: BENCH_MS (ms per case per round, default 100), BENCH_REPS
-# (rounds, default 5), BENCH_CALLGRIND_ITERS (default 20000).
-# Everything printed is also written to BUILD_DIR/bench-count.txt.
+# (rounds, default 5), BENCH_CALLGRIND_ITERS (default 20000),
+# BENCH_SCHED_MS (bench_sched: ms per model per part, default 1500).
+# Everything printed is also written to BUILD_DIR/bench-count.txt,
+# BUILD_DIR/bench-switch.txt and BUILD_DIR/bench-sched.txt.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -202,3 +205,30 @@ echo "(written to $out)"
 
 # The port layer's context switch: its own table, in bench-switch.txt.
 "$(dirname "$0")/switch_run.sh" "$build"
+
+# The scheduler: preemption and wake-up latency of a SCHED_FIFO task under
+# each preemption model, in bench-sched.txt.
+sched_bin=$build/bench/bench_sched
+sched_out=$build/bench-sched.txt
+if [ ! -x "$sched_bin" ]; then
+	echo "$0: $sched_bin not built" >&2
+	exit 1
+fi
+{
+	echo
+	echo "== libpreempt scheduler: bench_sched =="
+	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
+	echo "kernel:   $(uname -sr)"
+	echo "compiler: $("${cc:-cc}" --version | head -n1), $type build"
+	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
+	src=$(dirname "$0")/..
+	if rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null); then
+		git -C "$src" diff --quiet HEAD -- src include 2>/dev/null ||
+			rev="$rev + uncommitted changes in src/ include/"
+		echo "tree:     $rev"
+	fi
+	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	"$sched_bin" --ms "${BENCH_SCHED_MS:-1500}"
+} 2>&1 | tee "$sched_out"
+echo "(written to $sched_out)"
