@@ -10,8 +10,7 @@ static DECLARE_COMPLETION(ready);
 
 static int producer(void *data)
 {
-	msleep(10); /* sleeps on the vCPU's tick: the CPU idles or runs others
-		     */
+	msleep(10); /* on the vCPU's tick; meanwhile the CPU idles */
 	printf("%s on cpu %d, preemptible: %d\n", current->comm,
 	       raw_smp_processor_id(), preemptible());
 	complete(&ready); /* wakes the consumer, maybe on the other vCPU */
