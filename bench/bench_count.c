@@ -18,16 +18,14 @@
  * alike, which is what a ratio needs.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <preempt/preempt.h>
 
+#include "bench_util.h"
 #include "count_cases.h"
 #include "irq_cases.h"
 
@@ -35,69 +33,23 @@ __thread unsigned int bench_tls_word __attribute__((tls_model("initial-exec")));
 volatile unsigned long bench_sink;
 
 #define MAX_CASES 32
-#define MAX_REPS 31
 #define BASELINE_SYMBOL "bench_tls_baseline_nodebug"
 
 struct row {
 	const struct bench_case *c;
 	int ref; /* index of the row it is compared with */
 	long iters;
-	double ns[MAX_REPS];
+	double ns[BENCH_MAX_REPS];
 	double median;
 };
 
-static double now_ns(void)
+static double run_ns(const void *p, long iters)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double run_ns(const struct bench_case *c, long iters)
-{
-	double start = now_ns();
+	const struct bench_case *c = p;
+	double start = bench_now_ns();
 
 	c->fn(iters);
-	return now_ns() - start;
-}
-
-/* Iterations that take about @target_ns. */
-static long calibrate(const struct bench_case *c, double target_ns)
-{
-	long iters = 1024;
-	double t;
-
-	for (;;) {
-		t = run_ns(c, iters);
-		if (t >= target_ns / 10 || iters > LONG_MAX / 16)
-			break;
-		iters *= 4;
-	}
-	if (t <= 0)
-		return iters;
-	t = (double)iters * target_ns / t;
-	if (t < 1000)
-		return 1000;
-	if (t > (double)(LONG_MAX / 2))
-		return LONG_MAX / 2;
-	return (long)t;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_REPS];
-
-	memcpy(s, v, sizeof(*v) * (size_t)n);
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return bench_now_ns() - start;
 }
 
 /* The cases in table order, each debug-on case right after its twin. */
@@ -168,20 +120,6 @@ static const char *pin_to_this_cpu(void)
 	return where;
 }
 
-static long parse_long(const char *s, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v <= 0) {
-		fprintf(stderr, "bench_count: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
-}
-
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_count [--ms N] [--reps N] | "
@@ -194,12 +132,9 @@ static void print_row(const struct row *rows, int i, int reps, int named,
 		      int n_count)
 {
 	const struct row *w = &rows[i], *ref = &rows[w->ref];
-	double lo = w->ns[0], hi = w->ns[0];
+	double lo, hi;
 
-	for (int r = 1; r < reps; r++) {
-		lo = w->ns[r] < lo ? w->ns[r] : lo;
-		hi = w->ns[r] > hi ? w->ns[r] : hi;
-	}
+	bench_range(w->ns, reps, &lo, &hi);
 	printf("%-33s %-6s %9.3f %9.3f %9.3f", w->c->name,
 	       w->c->debug ? "on" : "off", w->median, lo, hi);
 	if (ref->median > 0)
@@ -225,14 +160,15 @@ static int timing(const struct bench_case **cases, int n, int n_count, long ms,
 	for (int i = 0; i < n; i++) {
 		rows[i].c = cases[i];
 		rows[i].ref = find_symbol(cases, n, ref_symbol(cases[i]));
-		rows[i].iters = calibrate(cases[i], (double)ms * 1e6);
+		rows[i].iters = bench_calibrate(run_ns, cases[i], 1024, 1000,
+						(double)ms * 1e6);
 	}
 	for (int r = 0; r < reps; r++)
 		for (int i = 0; i < n; i++)
 			rows[i].ns[r] = run_ns(rows[i].c, rows[i].iters) /
 					(double)rows[i].iters;
 	for (int i = 0; i < n; i++)
-		rows[i].median = median(rows[i].ns, reps);
+		rows[i].median = bench_median(rows[i].ns, reps);
 
 	printf("ns/op: median of %d rounds, ~%ld ms per case per round, %s, "
 	       "CLOCK_MONOTONIC; preemption model %s\n\n",
@@ -253,7 +189,8 @@ int main(int argc, char **argv)
 {
 	const struct bench_case *cases[MAX_CASES];
 	int n_count, n = collect(cases, &n_count);
-	long ms = 100, reps = 5;
+	long ms = 100;
+	int reps = 5;
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (int i = 0; i < n; i++)
@@ -267,7 +204,8 @@ int main(int argc, char **argv)
 	if (bench_irq_setup())
 		return 1;
 	if (argc >= 3 && !strcmp(argv[1], "--callgrind")) {
-		long iters = parse_long(argv[2], "iteration count");
+		long iters = bench_parse_long("bench_count", argv[2],
+					      "iteration count");
 
 		if (argc == 3)
 			for (int i = 0; i < n; i++)
@@ -276,15 +214,7 @@ int main(int argc, char **argv)
 			cases[find_symbol(cases, n, argv[a])]->fn(iters);
 		return bench_irq_verify(stdout) ? 1 : 0;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (i + 1 < argc && !strcmp(argv[i], "--ms"))
-			ms = parse_long(argv[++i], "--ms");
-		else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
-			reps = parse_long(argv[++i], "--reps");
-		else
-			return usage();
-	}
-	if (reps > MAX_REPS)
-		reps = MAX_REPS;
-	return timing(cases, n, n_count, ms, (int)reps);
+	if (bench_timing_args("bench_count", argc, argv, &ms, &reps))
+		return usage();
+	return timing(cases, n, n_count, ms, reps);
 }

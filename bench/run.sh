@@ -11,38 +11,18 @@
 # BUILD_DIR/bench-switch.txt and BUILD_DIR/bench-sched.txt.
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$1
-bin=$build/bench/bench_count
-out=$build/bench-count.txt
-ms=${BENCH_MS:-100}
-reps=${BENCH_REPS:-5}
-cg_iters=${BENCH_CALLGRIND_ITERS:-20000}
-
-if [ ! -x "$bin" ]; then
-	echo "$0: $bin not built" >&2
-	exit 1
-fi
-
-cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' || true)
-cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
-type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
-libdebug=$(sed -n 's/^PREEMPT_DEBUG:[A-Z]*=//p' "$build/CMakeCache.txt")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init bench_count bench-count.txt "$@"
+libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
 
 {
 	echo "== libpreempt count and irq layers: bench_count =="
-	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
-	echo "kernel:   $(uname -sr)"
-	echo "compiler: $("${cc:-cc}" --version | head -n1), $type build"
+	bench_machine
+	bench_compiler "$build"
 	echo "library:  PREEMPT_DEBUG=${libdebug:-?} (its own debug checks;" \
 		"the cases set theirs per case)"
-	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+	bench_date
 	# The builds of the cases must be what their names say.
 	if command -v objdump >/dev/null; then
 		objdump -d --no-show-raw-insn "$bin" >"$build/bench_count.dis"
@@ -210,16 +190,12 @@ echo "(written to $out)"
 # each preemption model, in bench-sched.txt.
 sched_bin=$build/bench/bench_sched
 sched_out=$build/bench-sched.txt
-if [ ! -x "$sched_bin" ]; then
-	echo "$0: $sched_bin not built" >&2
-	exit 1
-fi
+bench_need "$sched_bin"
 {
 	echo
 	echo "== libpreempt scheduler: bench_sched =="
-	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
-	echo "kernel:   $(uname -sr)"
-	echo "compiler: $("${cc:-cc}" --version | head -n1), $type build"
+	bench_machine
+	bench_compiler "$build"
 	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
 	src=$(dirname "$0")/..
 	if rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null); then
@@ -227,7 +203,7 @@ fi
 			rev="$rev + uncommitted changes in src/ include/"
 		echo "tree:     $rev"
 	fi
-	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+	bench_date
 	echo
 	"$sched_bin" --ms "${BENCH_SCHED_MS:-1500}"
 } 2>&1 | tee "$sched_out"

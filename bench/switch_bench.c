@@ -22,28 +22,17 @@
  * rounds, and the median is reported, so drift hits every case alike.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <ucontext.h>
 
 #include "../src/port/switch.h"
+#include "bench_util.h"
 
-#define MAX_REPS 31
 #define TASK_STACK (64 * 1024)
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* --- pk_context_switch --------------------------------------------------- */
 
@@ -207,7 +196,7 @@ struct bench_case {
 	const char *name;
 	void (*fn)(long round_trips);
 	long iters;
-	double ns[MAX_REPS]; /* per switch */
+	double ns[BENCH_MAX_REPS]; /* per switch */
 	double median;
 };
 
@@ -222,46 +211,16 @@ static struct bench_case cases[] = {
 
 static double per_switch_ns(const struct bench_case *c, long iters)
 {
-	double start = now_ns();
+	double start = bench_now_ns();
 
 	c->fn(iters);
-	return (now_ns() - start) / (2.0 * (double)iters);
+	return (bench_now_ns() - start) / (2.0 * (double)iters);
 }
 
-/* Round trips that take about @target_ns. */
-static long calibrate(const struct bench_case *c, double target_ns)
+/* For bench_calibrate(): the time @iters round trips take. */
+static double round_trips_ns(const void *c, long iters)
 {
-	long iters = 64;
-	double t;
-
-	for (;;) {
-		t = per_switch_ns(c, iters) * 2.0 * (double)iters;
-		if (t >= target_ns / 10 || iters > LONG_MAX / 16)
-			break;
-		iters *= 4;
-	}
-	if (t <= 0)
-		return iters;
-	t = (double)iters * target_ns / t;
-	return t < 64			    ? 64
-	       : t > (double)(LONG_MAX / 2) ? LONG_MAX / 2
-					    : (long)t;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_REPS];
-
-	memcpy(s, v, sizeof(*v) * (size_t)n);
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return per_switch_ns(c, iters) * 2.0 * (double)iters;
 }
 
 /* Pin to the CPU we are on; remember another one for the 2-CPU case. */
@@ -311,13 +270,14 @@ static int timing(long ms, int reps)
 	double pk, uc, h1, h2 = 0;
 
 	for (int i = 0; i < n; i++)
-		cases[i].iters = calibrate(&cases[i], (double)ms * 1e6);
+		cases[i].iters = bench_calibrate(round_trips_ns, &cases[i], 64,
+						 64, (double)ms * 1e6);
 	for (int r = 0; r < reps; r++)
 		for (int i = 0; i < n; i++)
 			cases[i].ns[r] =
 				per_switch_ns(&cases[i], cases[i].iters);
 	for (int i = 0; i < n; i++)
-		cases[i].median = median(cases[i].ns, reps);
+		cases[i].median = bench_median(cases[i].ns, reps);
 
 	printf("ns per switch (per hand-off): median of %d rounds, ~%ld ms "
 	       "per case per round, %s; port: %s\n\n",
@@ -326,12 +286,9 @@ static int timing(long ms, int reps)
 	       "vs pk");
 	for (int i = 0; i < n; i++) {
 		struct bench_case *c = &cases[i];
-		double lo = c->ns[0], hi = c->ns[0];
+		double lo, hi;
 
-		for (int r = 1; r < reps; r++) {
-			lo = c->ns[r] < lo ? c->ns[r] : lo;
-			hi = c->ns[r] > hi ? c->ns[r] : hi;
-		}
+		bench_range(c->ns, reps, &lo, &hi);
 		printf("%-26s %10.2f %10.2f %10.2f %11.1fx\n", c->name,
 		       c->median, lo, hi, c->median / cases[0].median);
 	}
@@ -347,20 +304,6 @@ static int timing(long ms, int reps)
 	if (n == NR_CASES)
 		goal("condvar hand-off, 2 CPUs / pk >= 1000x", h2 / pk >= 1000);
 	return 0;
-}
-
-static long parse_long(const char *s, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v <= 0) {
-		fprintf(stderr, "bench_switch: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 static int usage(void)
@@ -398,12 +341,14 @@ static int setup_tasks(void)
 
 int main(int argc, char **argv)
 {
-	long ms = 100, reps = 5;
+	long ms = 100;
+	int reps = 5;
 
 	if (setup_tasks())
 		return 1;
 	if (argc == 4 && !strcmp(argv[1], "--callgrind")) {
-		long n = parse_long(argv[2], "iteration count");
+		long n = bench_parse_long("bench_switch", argv[2],
+					  "iteration count");
 
 		if (!strcmp(argv[3], "pk"))
 			bench_pk_switch(n);
@@ -415,15 +360,7 @@ int main(int argc, char **argv)
 			return usage();
 		return 0;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (i + 1 < argc && !strcmp(argv[i], "--ms"))
-			ms = parse_long(argv[++i], "--ms");
-		else if (i + 1 < argc && !strcmp(argv[i], "--reps"))
-			reps = parse_long(argv[++i], "--reps");
-		else
-			return usage();
-	}
-	if (reps > MAX_REPS)
-		reps = MAX_REPS;
-	return timing(ms, (int)reps);
+	if (bench_timing_args("bench_switch", argc, argv, &ms, &reps))
+		return usage();
+	return timing(ms, reps);
 }

@@ -8,32 +8,14 @@
 # Everything printed is also written to BUILD_DIR/bench-switch.txt.
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
-fi
-build=$1
-bin=$build/bench/bench_switch
-out=$build/bench-switch.txt
-ms=${BENCH_MS:-100}
-reps=${BENCH_REPS:-5}
-cg_iters=${BENCH_CALLGRIND_ITERS:-20000}
-
-if [ ! -x "$bin" ]; then
-	echo "$0: $bin not built" >&2
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init bench_switch bench-switch.txt "$@"
 
 {
 	echo "== libpreempt port layer: bench_switch =="
-	cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' ||
-		true)
-	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
-	echo "kernel:   $(uname -sr)"
-	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+	bench_machine
+	bench_date
 	echo
 	echo "-- wall clock --"
 	"$bin" --ms "$ms" --reps "$reps"

@@ -1,0 +1,66 @@
+# shellcheck shell=bash
+# What bench/run.sh and bench/switch_run.sh share; sourced by both.
+
+# bench_init BIN_NAME OUT_NAME "$@": checks the script's one argument,
+# BUILD_DIR, and sets build, bin (BUILD_DIR/bench/BIN_NAME, which must be
+# built), out (BUILD_DIR/OUT_NAME), ms, reps and cg_iters (from the
+# environment: BENCH_MS, BENCH_REPS, BENCH_CALLGRIND_ITERS) and tmp, a
+# directory removed on exit.
+# shellcheck disable=SC2034 # the variables are the sourcing script's
+bench_init() {
+	local bin_name=$1 out_name=$2
+
+	shift 2
+	if [ $# -ne 1 ]; then
+		echo "usage: $0 BUILD_DIR" >&2
+		exit 2
+	fi
+	build=$1
+	bin=$build/bench/$bin_name
+	out=$build/$out_name
+	ms=${BENCH_MS:-100}
+	reps=${BENCH_REPS:-5}
+	cg_iters=${BENCH_CALLGRIND_ITERS:-20000}
+
+	bench_need "$bin"
+
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+# bench_need BIN: exit 1 unless BIN is built.
+bench_need() {
+	if [ ! -x "$1" ]; then
+		echo "$0: $1 not built" >&2
+		exit 1
+	fi
+}
+
+# bench_cache BUILD_DIR VAR: VAR's value in BUILD_DIR/CMakeCache.txt.
+bench_cache() {
+	sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"
+}
+
+# bench_machine: the "machine:" and "kernel:" lines of a report's header.
+bench_machine() {
+	local cpu
+
+	cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' ||
+		true)
+	echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
+	echo "kernel:   $(uname -sr)"
+}
+
+# bench_compiler BUILD_DIR: the "compiler:" line.
+bench_compiler() {
+	local cc type
+
+	cc=$(bench_cache "$1" CMAKE_C_COMPILER)
+	type=$(bench_cache "$1" CMAKE_BUILD_TYPE)
+	echo "compiler: $("${cc:-cc}" --version | head -n1), $type build"
+}
+
+# bench_date: the "date:" line.
+bench_date() {
+	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+}
