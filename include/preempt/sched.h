@@ -57,6 +57,7 @@ struct task_struct {
 	int policy; /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
 	int cpu;    /* where it runs, or ran last */
 
+	int pk_normal_prio; /* prio without priority-inheritance boosting */
 	struct list_head pk_run_node;
 	int pk_on_rq;
 	int pk_on_cpu;
@@ -177,6 +178,13 @@ void sched_set_normal(struct task_struct *p, int nice);
  * higher is more urgent; ignored for SCHED_NORMAL).  Returns 0 or -EINVAL.
  */
 int pk_sched_setscheduler(struct task_struct *p, int policy, int rt_prio);
+
+/**
+ * pk_sched_set_prio() - change @p's effective priority (priority
+ * inheritance boosts and unboosts with it), requeueing and preempting as
+ * needed.  Any context; @prio as task_struct.prio.
+ */
+void pk_sched_set_prio(struct task_struct *p, int prio);
 
 /* ---- the machine ---- */
 

@@ -55,6 +55,7 @@ struct task_struct *get_current(void)
 		host_task.pid = (int)gettid();
 		pk_current_comm(host_task.comm);
 		host_task.prio = DEFAULT_PRIO;
+		host_task.pk_normal_prio = DEFAULT_PRIO;
 		host_task.cpu = -1;
 		(void)next_host_pid;
 	}
@@ -618,8 +619,42 @@ int pk_sched_setscheduler(struct task_struct *p, int policy, int rt_prio)
 	p->policy = policy;
 	p->prio = policy == SCHED_NORMAL ? DEFAULT_PRIO
 					 : MAX_RT_PRIO - 1 - rt_prio;
+	p->pk_normal_prio = p->prio;
 	p->pk_slice = policy == SCHED_RR ? PK_RR_SLICE_TICKS : PK_SLICE_TICKS;
 	return 0;
+}
+
+void pk_sched_set_prio(struct task_struct *p, int prio)
+{
+	unsigned long flags;
+	struct rq *rq;
+
+	if (!pk_machine_running()) {
+		p->prio = prio;
+		return;
+	}
+	local_irq_save(flags);
+	preempt_disable_notrace();
+	rq = lock_task_rq(p);
+	if (p != rq->curr && !list_empty(&p->pk_run_node)) {
+		/* Queued: move it to the list of its new priority. */
+		dequeue_task(rq, p);
+		p->prio = prio;
+		enqueue_task(rq, p, false);
+		check_preempt_curr(rq, p);
+	} else {
+		bool worse = prio > p->prio;
+		struct task_struct *next;
+
+		p->prio = prio;
+		next = peek_next(rq);
+		/* Running and unboosted below a waiter: give the CPU up. */
+		if (p == rq->curr && worse && next && next->prio < prio)
+			pk_resched_curr(rq, false);
+	}
+	pk_raw_unlock(&rq->lock);
+	local_irq_restore(flags);
+	preempt_enable();
 }
 
 void sched_set_fifo(struct task_struct *p)

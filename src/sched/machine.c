@@ -105,6 +105,7 @@ struct task_struct *pk_task_alloc(const char *name, size_t size)
 	snprintf(p->comm, sizeof(p->comm), "%s", name);
 	p->pid = __atomic_add_fetch(&next_pid, 1, __ATOMIC_RELAXED);
 	p->prio = DEFAULT_PRIO;
+	p->pk_normal_prio = DEFAULT_PRIO;
 	p->policy = SCHED_NORMAL;
 	p->pk_slice = PK_SLICE_TICKS;
 	p->pk_refs = 2; /* its own, dropped at death; its creator's */
