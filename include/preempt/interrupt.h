@@ -19,6 +19,9 @@
  *
  * Handlers run in hardirq context inside a signal handler: they may use
  * the library's APIs and nothing from libc that is not async-signal-safe.
+ * On a booted machine a line may also have a threaded handler
+ * (request_threaded_irq()): its thread_fn runs in a task, where it may
+ * sleep.
  */
 
 #include <signal.h>
@@ -43,6 +46,7 @@ typedef enum irqreturn {
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 #define IRQF_SHARED 0x00000080UL    /* several handlers on one line */
+#define IRQF_ONESHOT 0x00002000UL   /* accepted; lines are never masked */
 #define IRQF_NO_THREAD 0x00010000UL /* never forced into a thread (rt) */
 
 /**
@@ -83,15 +87,45 @@ void pk_irq_cpu_set_ksoftirqd(int cpu, void *task, void (*wake)(void *task));
 void pk_ksoftirqd_run(void);
 
 /**
+ * request_threaded_irq() - install a primary @handler and a @thread_fn
+ * @irq: line number, 0..PK_NR_IRQS-1
+ * @handler: called in hardirq context, interrupts disabled; it returns
+ *           IRQ_WAKE_THREAD to have @thread_fn run.  NULL: a primary that
+ *           only does that (the kernel's irq_default_primary_handler)
+ * @thread_fn: called in task context (interrupts enabled, preemptible, may
+ *             sleep) by the line's thread "irq/<irq>-<name>", SCHED_FIFO at
+ *             rt priority 50; NULL: no thread, as request_irq()
+ * @flags: IRQF_SHARED to share the line; IRQF_ONESHOT is accepted (lines
+ *         are never masked here)
+ * @name: for reports and the thread's name
+ * @dev_id: passed to both; identifies the handler for free_irq()
+ *
+ * Task or thread context (may sleep).  The thread is a task of the booted
+ * machine, so a @thread_fn needs one: without it the call returns -ENODEV.
+ * Raises that find the thread already woken or running are not lost: the
+ * thread runs @thread_fn once more after the last primary that asked.
+ * Returns 0, -EINVAL (bad line, no handler at all, or a @thread_fn on a
+ * line requested with request_nmi()), -EBUSY as request_irq(), -ENODEV, or
+ * -ENOMEM.
+ */
+int request_threaded_irq(unsigned int irq, irq_handler_t handler,
+			 irq_handler_t thread_fn, unsigned long flags,
+			 const char *name, void *dev_id);
+
+/**
  * request_irq() - install @handler on line @irq
  * @irq: line number, 0..PK_NR_IRQS-1
- * @handler: called in hardirq context, interrupts disabled
- * @flags: IRQF_SHARED to share the line
+ * @handler: called in hardirq context, interrupts disabled.  Under the rt
+ *           model on a booted machine it is forced into a thread, as
+ *           PREEMPT_RT and threadirqs do: it runs as the thread_fn of
+ *           request_threaded_irq(), in task context, unless @flags has
+ *           IRQF_NO_THREAD (and without a machine it stays in hardirq)
+ * @flags: IRQF_SHARED to share the line, IRQF_NO_THREAD
  * @name: for reports
  * @dev_id: passed to @handler; identifies the handler for free_irq()
  *
  * Task context (may sleep).  Returns 0, -EINVAL, or -EBUSY when the line is
- * taken and not shared by both.
+ * taken and not shared by both (-ENOMEM if a forced thread cannot be made).
  */
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		const char *name, void *dev_id);
@@ -108,8 +142,10 @@ int request_nmi(unsigned int irq, irq_handler_t handler, unsigned long flags,
 /**
  * free_irq() - remove the handler installed with @dev_id from @irq
  *
- * Task context (may sleep): waits until no CPU runs the handler.  Returns
- * the handler's name, or NULL (with a warning) when there is none.
+ * Task context (may sleep): waits until no CPU runs the handler, and for a
+ * threaded one stops its thread (kthread_stop()) and waits for it to exit;
+ * a thread_fn must not free its own line.  Returns the handler's name, or
+ * NULL (with a warning) when there is none.
  */
 const char *free_irq(unsigned int irq, void *dev_id);
 
@@ -175,6 +211,37 @@ int pk_irq_timer_create(unsigned int irq, timer_t *timer);
  * @ip is the interrupted instruction, 0 for a replay at an enabling edge.
  */
 extern void (*pk_irq_return_hook)(unsigned long ip);
+
+/*
+ * Threaded handlers' threads are tasks, which the scheduler (above this
+ * layer) makes: it installs these at boot.  @create makes and starts the
+ * thread of @action (an opaque handle) on line @irq, SCHED_FIFO, storing it
+ * in *@thread; it returns 0, -ENODEV when there is no machine to run it, or
+ * -ENOMEM.  @wake wakes it (any context, signal handlers included); @stop
+ * stops it and waits for its exit (task or thread context).  The thread
+ * runs pk_irq_thread_run(@action) whenever pk_irq_thread_pending(@action).
+ *
+ * pk_irq_set_thread_ops(NULL), at shutdown, stops the threads of every
+ * line still requested: their thread_fn runs no more, and handlers that
+ * the rt model forced into a thread go back to hardirq context.
+ */
+struct pk_irq_thread_ops {
+	int (*create)(void *action, unsigned int irq, const char *name,
+		      void **thread);
+	void (*wake)(void *thread);
+	void (*stop)(void *thread);
+};
+
+/** pk_irq_set_thread_ops() - see above.  Thread context (may sleep). */
+void pk_irq_set_thread_ops(const struct pk_irq_thread_ops *ops);
+/** pk_irq_thread_pending() - has a primary asked for @action's thread? */
+bool pk_irq_thread_pending(void *action);
+/**
+ * pk_irq_thread_run() - consume @action's request and run its thread_fn
+ *
+ * Task context, in @action's thread.  Returns false if nothing was asked.
+ */
+bool pk_irq_thread_run(void *action);
 
 /* ---- softirqs ---- */
 

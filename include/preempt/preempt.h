@@ -498,7 +498,8 @@ enum preempt_model preempt_model(void);
  * preempt_model_set() - switch the preemption model
  * @model: the new model
  *
- * Task context.  Returns 0, or -EINVAL for an unknown model.
+ * Task context.  Returns 0, -EINVAL for an unknown model, or -EBUSY for
+ * a switch into or out of rt while a machine runs (rt is chosen at boot).
  */
 int preempt_model_set(enum preempt_model model);
 

@@ -76,6 +76,8 @@ struct task_struct {
 	int pk_saved_non_block;
 	unsigned long pk_saved_preempt_disable_ip;
 	unsigned long pk_saved_irqs_disabled_ip;
+	void *pk_held_locks[8]; /* debug: locks held, for the exit check */
+	int pk_nr_held;
 	void *pk_stack; /* the port layer's stack and saved context */
 	void *pk_ctx;
 };
@@ -211,6 +213,23 @@ int machine_boot(const struct machine_config *cfg);
  * Thread context (not a vCPU): waits for the tasks, so stop yours first.
  */
 void machine_shutdown(void);
+
+/**
+ * pk_machine_rt() - was the machine booted with the rt model?  Then
+ * spinlock_t sleeps on its tasks, and the model stays rt until shutdown
+ * (rt is chosen at boot, as in Linux).
+ */
+bool pk_machine_rt(void);
+
+/** pk_on_machine_task() - is the caller a task of the booted machine? */
+bool pk_on_machine_task(void);
+
+/**
+ * pk_vcpu_irq_cpu() - vCPU @cpu's number in the irq layer, for irq_raise()
+ *
+ * Any context.  -ENODEV when no machine runs or @cpu is not one of its.
+ */
+int pk_vcpu_irq_cpu(int cpu);
 
 /** num_online_cpus() - vCPUs of the booted machine (0 if none). */
 int num_online_cpus(void);

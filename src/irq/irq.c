@@ -18,6 +18,11 @@
  *
  * A handler therefore never runs while the code it interrupts has
  * interrupts disabled, and every raise is accounted to exactly one call.
+ *
+ * Threaded handlers: a primary that returns IRQ_WAKE_THREAD sets its
+ * action's thread_pending and wakes the action's thread, a task the
+ * scheduler made through the thread ops; the thread takes the flag and runs
+ * thread_fn, so raises while it runs make it run once more, never lost.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,10 +47,21 @@
 #define IRQ_MAX_SHARED 4
 
 struct irq_action {
-	irq_handler_t handler; /* NULL: free slot; published last */
+	irq_handler_t handler;	 /* NULL: not taking raises; published last */
+	irq_handler_t thread_fn; /* run by the thread, in task context */
 	void *dev_id;
 	const char *name;
 	unsigned long flags;
+	unsigned int irq;
+	/*
+	 * Under desc->lock.  The slot stays claimed after its handler is
+	 * cleared until its thread has exited, so a new request cannot
+	 * change thread_fn and dev_id under a thread still running them.
+	 */
+	int claimed;
+	int forced;	    /* rt: the request_irq() handler is thread_fn */
+	void *thread;	    /* the scheduler's task, or NULL */
+	int thread_pending; /* asked for by a primary, not yet taken */
 };
 
 struct irq_desc {
@@ -65,6 +81,10 @@ __thread int pk_irq_soft_pending;
 void (*pk_irq_return_hook)(unsigned long ip);
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
 static __thread unsigned int irq_coalesced;
+
+/* Set once, never cleared: a late wake-up may still read it. */
+static const struct pk_irq_thread_ops *thread_ops;
+static int threads_on; /* new threads may be made (a machine runs) */
 
 struct pk_irq_cpu *pk_irq_cpu(int cpu)
 {
@@ -131,13 +151,45 @@ static void report_irq_enabled(unsigned int irq, const struct irq_action *a)
 		     pk_sym_str((unsigned long)a->handler, sym, sizeof(sym)));
 }
 
+static void report_no_thread(unsigned int irq, const struct irq_action *a)
+{
+	pk_warn_kind(PK_REPORT_IRQ,
+		     "IRQ %u device %s returned IRQ_WAKE_THREAD but no thread "
+		     "function available.",
+		     irq, a->name ? a->name : "?");
+}
+
+/*
+ * The primary asked for the thread.  Called inside the line's in_progress
+ * window, which free_irq() and the shutdown wait out before they stop the
+ * thread: the task read here is alive until the primary returns.
+ */
+static void irq_wake_thread(unsigned int irq, struct irq_action *a)
+{
+	/* Sequentially consistent, against the stopper's exchange and its
+	 * read of in_progress. */
+	void *thread = __atomic_load_n(&a->thread, __ATOMIC_SEQ_CST);
+
+	if (!thread) {
+		/* Thread stopped at shutdown: only a thread_fn-less action
+		 * asking is a driver bug. */
+		if (!a->thread_fn && !in_nmi())
+			report_no_thread(irq, a);
+		return;
+	}
+	/* Flag first: a thread that just found none sleeps, then is woken. */
+	__atomic_store_n(&a->thread_pending, 1, __ATOMIC_SEQ_CST);
+	__atomic_load_n(&thread_ops, __ATOMIC_ACQUIRE)->wake(thread);
+}
+
 /* One handler: it must leave the count and the interrupt state as found. */
 static void run_action(unsigned int irq, struct irq_action *a,
 		       irq_handler_t handler)
 {
 	unsigned int before = (unsigned int)preempt_count(), after;
 
-	handler((int)irq, a->dev_id);
+	if (handler((int)irq, a->dev_id) == IRQ_WAKE_THREAD)
+		irq_wake_thread(irq, a);
 	if (unlikely(!irqs_disabled())) {
 		report_irq_enabled(irq, a);
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
@@ -459,23 +511,22 @@ struct pk_irq_stats pk_irq_stats(int cpu)
 
 /* ---- lines ---- */
 
-static int setup_irq(unsigned int irq, irq_handler_t handler,
-		     unsigned long flags, const char *name, void *dev_id,
-		     int nmi)
+/* The kernel's irq_default_primary_handler(): the thread does the work. */
+static irqreturn_t default_primary(int irq, void *dev_id)
 {
-	struct irq_desc *desc;
+	(void)irq;
+	(void)dev_id;
+	return IRQ_WAKE_THREAD;
+}
+
+static int free_slot(struct irq_desc *desc, unsigned long flags, int nmi)
+{
 	int slot = -1, used = 0, shared = 1;
 
-	if (irq >= PK_NR_IRQS || !handler)
-		return -EINVAL;
-	might_sleep();
-	pthread_once(&irq_setup_once, irq_setup);
-	desc = &irq_descs[irq];
-	pthread_mutex_lock(&desc->lock);
 	for (int i = 0; i < IRQ_MAX_SHARED; i++) {
 		struct irq_action *a = &desc->action[i];
 
-		if (!a->handler) {
+		if (!a->claimed) {
 			if (slot < 0)
 				slot = i;
 			continue;
@@ -484,34 +535,132 @@ static int setup_irq(unsigned int irq, irq_handler_t handler,
 		shared &= !!(a->flags & IRQF_SHARED);
 	}
 	if (used && (!shared || !(flags & IRQF_SHARED) || desc->nmi != nmi))
-		slot = -1;
-	if (slot >= 0) {
-		struct irq_action *a = &desc->action[slot];
+		return -1;
+	return slot;
+}
 
+/*
+ * Under desc->lock: make @a's thread.  A handler the rt model would thread
+ * stays in hardirq context when no machine can run its thread.
+ */
+static int setup_thread(unsigned int irq, struct irq_action *a,
+			irq_handler_t *handler)
+{
+	const struct pk_irq_thread_ops *ops;
+	void *thread = NULL;
+	int err = -ENODEV;
+
+	ops = __atomic_load_n(&threads_on, __ATOMIC_ACQUIRE)
+		      ? __atomic_load_n(&thread_ops, __ATOMIC_ACQUIRE)
+		      : NULL;
+	if (ops)
+		err = ops->create(a, irq, a->name, &thread);
+	if (err && a->forced && err == -ENODEV) {
+		*handler = a->thread_fn;
+		a->thread_fn = NULL;
+		a->forced = 0;
+		return 0;
+	}
+	if (err)
+		return err;
+	__atomic_store_n(&a->thread, thread, __ATOMIC_SEQ_CST);
+	if (!*handler)
+		*handler = default_primary;
+	return 0;
+}
+
+static int setup_irq(unsigned int irq, irq_handler_t handler,
+		     irq_handler_t thread_fn, unsigned long flags,
+		     const char *name, void *dev_id, int nmi)
+{
+	struct irq_desc *desc;
+	struct irq_action *a;
+	int slot, err = 0;
+
+	if (irq >= PK_NR_IRQS || (!handler && !thread_fn) || (nmi && thread_fn))
+		return -EINVAL;
+	might_sleep();
+	pthread_once(&irq_setup_once, irq_setup);
+	desc = &irq_descs[irq];
+	pthread_mutex_lock(&desc->lock);
+	slot = free_slot(desc, flags, nmi);
+	if (slot < 0) {
+		pthread_mutex_unlock(&desc->lock);
+		return -EBUSY;
+	}
+	a = &desc->action[slot];
+	a->dev_id = dev_id;
+	a->name = name;
+	a->flags = flags;
+	a->irq = irq;
+	a->thread = NULL;
+	a->thread_pending = 0;
+	a->thread_fn = thread_fn;
+	/* rt: threadirqs for all but the lines that must stay hard. */
+	a->forced = !nmi && !thread_fn && preempt_model_rt() &&
+		    !(flags & IRQF_NO_THREAD);
+	if (a->forced) {
+		a->thread_fn = handler;
+		handler = NULL;
+	}
+	if (a->thread_fn)
+		err = setup_thread(irq, a, &handler);
+	if (!err) {
+		a->claimed = 1;
 		desc->nmi = nmi;
-		a->dev_id = dev_id;
-		a->name = name;
-		a->flags = flags;
 		__atomic_store_n(&a->handler, handler, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&desc->lock);
-	return slot >= 0 ? 0 : -EBUSY;
+	return err;
+}
+
+int request_threaded_irq(unsigned int irq, irq_handler_t handler,
+			 irq_handler_t thread_fn, unsigned long flags,
+			 const char *name, void *dev_id)
+{
+	return setup_irq(irq, handler, thread_fn, flags, name, dev_id, 0);
 }
 
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		const char *name, void *dev_id)
 {
-	return setup_irq(irq, handler, flags, name, dev_id, 0);
+	if (!handler)
+		return -EINVAL;
+	return setup_irq(irq, handler, NULL, flags, name, dev_id, 0);
 }
 
 int request_nmi(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		const char *name, void *dev_id)
 {
-	return setup_irq(irq, handler, flags, name, dev_id, 1);
+	if (!handler)
+		return -EINVAL;
+	return setup_irq(irq, handler, NULL, flags, name, dev_id, 1);
+}
+
+/* synchronize_irq(): no CPU may still be inside the line's primaries. */
+static void synchronize_line(struct irq_desc *desc)
+{
+	while (__atomic_load_n(&desc->in_progress, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+/*
+ * Take @a's thread and stop it, once no primary can still be waking it.
+ * Whoever takes the pointer stops it: free_irq() and the shutdown may race.
+ */
+static void stop_thread(struct irq_desc *desc, struct irq_action *a)
+{
+	void *thread = __atomic_exchange_n(&a->thread, NULL, __ATOMIC_SEQ_CST);
+
+	if (!thread)
+		return;
+	synchronize_line(desc);
+	thread_ops->stop(thread);
 }
 
 static const char *remove_irq(unsigned int irq, void *dev_id, int nmi)
 {
+	struct irq_action *found = NULL;
 	struct irq_desc *desc;
 	const char *name = NULL;
 
@@ -520,19 +669,29 @@ static const char *remove_irq(unsigned int irq, void *dev_id, int nmi)
 	might_sleep();
 	desc = &irq_descs[irq];
 	pthread_mutex_lock(&desc->lock);
-	for (int i = 0; i < IRQ_MAX_SHARED && !name; i++) {
+	for (int i = 0; i < IRQ_MAX_SHARED && !found; i++) {
 		struct irq_action *a = &desc->action[i];
 
-		if (a->handler && a->dev_id == dev_id && desc->nmi == nmi) {
+		if (a->claimed && a->handler && a->dev_id == dev_id &&
+		    desc->nmi == nmi) {
+			found = a;
 			name = a->name ? a->name : "";
 			__atomic_store_n(&a->handler, NULL, __ATOMIC_SEQ_CST);
 		}
 	}
 	pthread_mutex_unlock(&desc->lock);
 	WARN(!name, "Trying to free already-free IRQ %u", irq);
-	/* synchronize_irq(): no CPU may still be inside the handler. */
-	while (__atomic_load_n(&desc->in_progress, __ATOMIC_SEQ_CST))
-		sched_yield();
+	synchronize_line(desc);
+	if (!found)
+		return NULL;
+	/* Outside the lock: the thread may need this CPU to exit. */
+	stop_thread(desc, found);
+	pthread_mutex_lock(&desc->lock);
+	found->thread_fn = NULL;
+	found->thread_pending = 0;
+	found->forced = 0;
+	found->claimed = 0;
+	pthread_mutex_unlock(&desc->lock);
 	return name;
 }
 
@@ -544,6 +703,86 @@ const char *free_irq(unsigned int irq, void *dev_id)
 const char *free_nmi(unsigned int irq, void *dev_id)
 {
 	return remove_irq(irq, dev_id, 1);
+}
+
+/* ---- threads ---- */
+
+/* At shutdown: no thread outlives the machine that runs it. */
+static void stop_all_threads(void)
+{
+	for (unsigned int irq = 0; irq < PK_NR_IRQS; irq++) {
+		struct irq_desc *desc = &irq_descs[irq];
+
+		pthread_mutex_lock(&desc->lock);
+		for (int i = 0; i < IRQ_MAX_SHARED; i++) {
+			struct irq_action *a = &desc->action[i];
+
+			if (!__atomic_load_n(&a->thread, __ATOMIC_SEQ_CST))
+				continue;
+			/* A forced handler goes back where rt took it from. */
+			if (a->forced && a->handler) {
+				__atomic_store_n(&a->handler, a->thread_fn,
+						 __ATOMIC_RELEASE);
+				a->forced = 0;
+			}
+			stop_thread(desc, a);
+		}
+		pthread_mutex_unlock(&desc->lock);
+	}
+}
+
+void pk_irq_set_thread_ops(const struct pk_irq_thread_ops *ops)
+{
+	might_sleep();
+	pthread_once(&irq_setup_once, irq_setup);
+	if (ops) {
+		__atomic_store_n(&thread_ops, ops, __ATOMIC_RELEASE);
+		__atomic_store_n(&threads_on, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	/* Requests see threads_on under their line's lock: once it is off,
+	 * the walk below finds every thread made. */
+	__atomic_store_n(&threads_on, 0, __ATOMIC_SEQ_CST);
+	if (thread_ops)
+		stop_all_threads();
+}
+
+bool pk_irq_thread_pending(void *action)
+{
+	struct irq_action *a = action;
+
+	return __atomic_load_n(&a->thread_pending, __ATOMIC_SEQ_CST);
+}
+
+static void report_thread_leak(const struct irq_action *a, unsigned int before,
+			       unsigned int after)
+{
+	char sym[160];
+
+	pk_warn_kind(PK_REPORT_IRQ,
+		     "irq %u thread function %s [%s] preempt leak: %08x -> "
+		     "%08x",
+		     a->irq,
+		     pk_sym_str((unsigned long)a->thread_fn, sym, sizeof(sym)),
+		     a->name ? a->name : "?", before, after);
+}
+
+bool pk_irq_thread_run(void *action)
+{
+	struct irq_action *a = action;
+	unsigned int before, after;
+
+	/* Taken before the call: a raise while it runs asks for another. */
+	if (!__atomic_exchange_n(&a->thread_pending, 0, __ATOMIC_SEQ_CST))
+		return false;
+	before = (unsigned int)preempt_count();
+	a->thread_fn((int)a->irq, a->dev_id);
+	after = (unsigned int)preempt_count();
+	if (unlikely(after != before)) {
+		report_thread_leak(a, before, after);
+		preempt_count_set((int)before);
+	}
+	return true;
 }
 
 static bool line_requested(struct irq_desc *desc)

@@ -263,7 +263,7 @@ void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 {
 	/* 127 levels fill the softirq byte; one more would spill into hardirq.
 	 */
-	if (WARN_ONCE(softirq_count() + cnt > SOFTIRQ_MASK,
+	if (WARN_ONCE(softirq_count() + (cnt & SOFTIRQ_MASK) > SOFTIRQ_MASK,
 		      "local_bh_disable() nested too deep"))
 		return;
 	__preempt_count_add(cnt);
@@ -277,7 +277,9 @@ void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 	WARN_ON_ONCE(in_hardirq());
 	WARN_ON_ONCE(irqs_disabled());
 	/* The bh-disabled part is the even part of the softirq byte. */
-	if (WARN_ONCE((softirq_count() & ~SOFTIRQ_OFFSET) < cnt,
+	/* cnt may carry spin_lock_bh()'s preempt offset too. */
+	if (WARN_ONCE((softirq_count() & ~SOFTIRQ_OFFSET) <
+			      (cnt & SOFTIRQ_MASK),
 		      "local_bh_enable() without local_bh_disable()"))
 		return;
 	/* Keep preemption off until pending softirqs have run. */

@@ -629,7 +629,8 @@ void pk_sched_set_prio(struct task_struct *p, int prio)
 	unsigned long flags;
 	struct rq *rq;
 
-	if (!pk_machine_running()) {
+	/* Without a machine, or a thread's own pseudo-task: nothing queued. */
+	if (!pk_machine_running() || !p->pk_ctx) {
 		p->prio = prio;
 		return;
 	}

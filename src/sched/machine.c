@@ -58,6 +58,19 @@ int pk_machine_hz(void)
 	return machine_hz;
 }
 
+static int booted_rt;
+
+bool pk_machine_rt(void)
+{
+	return pk_machine_running() &&
+	       __atomic_load_n(&booted_rt, __ATOMIC_ACQUIRE);
+}
+
+bool pk_on_machine_task(void)
+{
+	return pk_this_rq && pk_current && pk_current != pk_this_rq->idle;
+}
+
 bool pk_machine_running(void)
 {
 	return __atomic_load_n(&booted, __ATOMIC_ACQUIRE);
@@ -204,10 +217,31 @@ static void report_exit_atomic(struct task_struct *p)
 		     p->pid, preempt_count());
 }
 
+/* lockdep's debug_check_no_locks_held(), from what the locks tracked. */
+static void report_exit_locks(struct task_struct *p)
+{
+	char syms[8][96];
+	int n = p->pk_nr_held < 8 ? p->pk_nr_held : 8;
+
+	for (int i = 0; i < 8; i++)
+		syms[i][0] = '\0';
+	for (int i = 0; i < n; i++)
+		pk_sym_str((unsigned long)p->pk_held_locks[i], syms[i],
+			   sizeof(syms[i]));
+	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
+		     "====================================\n"
+		     "WARNING: %s/%d still has locks held!\n"
+		     "%d lock(s) held: %s %s %s %s",
+		     p->comm, p->pid, p->pk_nr_held, syms[0], syms[1], syms[2],
+		     syms[3]);
+}
+
 void pk_task_exit(int code)
 {
 	struct task_struct *p = current;
 
+	if (unlikely(p->pk_nr_held))
+		report_exit_locks(p);
 	if (unlikely(in_atomic() || irqs_disabled())) {
 		report_exit_atomic(p);
 		preempt_count_set(0);
@@ -258,8 +292,12 @@ static struct task_struct *ksoftirqd_tasks[PK_NR_CPUS];
 static int ksoftirqd_fn(void *arg)
 {
 	(void)arg;
-	while (!kthread_should_stop()) {
+	for (;;) {
+		/* The state first: a stop or raise after it makes schedule()
+		 * return at once instead of being lost. */
 		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
 		if (!local_softirq_pending()) {
 			schedule();
 			continue;
@@ -268,6 +306,7 @@ static int ksoftirqd_fn(void *arg)
 		pk_ksoftirqd_run();
 		cond_resched();
 	}
+	__set_current_state(TASK_RUNNING);
 	return 0;
 }
 
@@ -439,6 +478,9 @@ int machine_boot(const struct machine_config *cfg)
 		booted = 0;
 		return -EINVAL;
 	}
+	/* Decided before configure() sets the model, which checks it. */
+	booted_rt = cfg && cfg->model >= 0 ? cfg->model == PREEMPT_MODEL_RT
+					   : preempt_model_rt();
 	configure(cfg);
 	n = nr_cpus;
 	boot_ns = now_ns();
@@ -468,6 +510,7 @@ int machine_boot(const struct machine_config *cfg)
 			BUG(); /* no interrupt controller or tick for a vCPU */
 	for (int i = 0; i < n; i++)
 		start_ksoftirqd(i);
+	pk_irq_threads_start(); /* only now can threads run anywhere */
 	return 0;
 }
 
@@ -495,6 +538,7 @@ void machine_shutdown(void)
 		if (busy)
 			usleep(1000);
 	} while (busy);
+	pk_irq_threads_stop(); /* of lines still requested */
 	for (int i = 0; i < nr_cpus; i++)
 		stop_ksoftirqd(i);
 	for (int i = 0; i < nr_cpus; i++) {

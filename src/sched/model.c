@@ -39,10 +39,17 @@ enum preempt_model preempt_model(void)
 	return __atomic_load_n(&current_model, __ATOMIC_RELAXED);
 }
 
+bool pk_machine_running(void);
+bool pk_machine_rt(void);
+
 int preempt_model_set(enum preempt_model model)
 {
 	if ((unsigned int)model >= PREEMPT_MODEL_NR)
 		return -EINVAL;
+	/* Locks already taken decided by the boot model: rt is for life. */
+	if (pk_machine_running() &&
+	    (model == PREEMPT_MODEL_RT) != pk_machine_rt())
+		return -EBUSY;
 	__atomic_store_n(&current_model, model, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -128,5 +128,7 @@ bool pk_machine_running(void);
 size_t pk_machine_stack_size(void);
 bool pk_safe_to_preempt(unsigned long ip);
 void pk_safepoint_scan(void);
+void pk_irq_threads_start(void);
+void pk_irq_threads_stop(void);
 
 #endif /* PK_SCHED_INTERNAL_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_LOCAL_LOCK_H
+#define PREEMPT_LOCAL_LOCK_H
+
+/*
+ * local_lock_t: protects per-CPU data.  Non-rt it is preempt_disable()
+ * (or interrupts off); under rt a per-CPU spinlock_t, so the section stays
+ * preemptible, with migrate_disable() keeping the task on its CPU.
+ *
+ * Define one per CPU and pass its address: DEFINE_PER_CPU(local_lock_t,
+ * mylock); local_lock(&mylock).  Call local_lock_init(&mylock) once.
+ */
+
+#include <preempt/sched.h>
+#include <preempt/spinlock.h>
+
+typedef struct {
+	spinlock_t sl;
+} local_lock_t;
+
+/** local_lock_init() - initialize every CPU's instance.  Task context. */
+#define local_lock_init(pcpu)                                                  \
+	do {                                                                   \
+		for (int __i = 0; __i < PK_PERCPU_SLOTS; __i++)                \
+			spin_lock_init(&per_cpu_ptr(pcpu, __i)->sl);           \
+	} while (0)
+
+/** local_lock() - this CPU's lock.  Task or softirq context. */
+#define local_lock(pcpu)                                                       \
+	do {                                                                   \
+		if (pk_spinlocks_sleep()) {                                    \
+			migrate_disable();                                     \
+			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
+		} else {                                                       \
+			preempt_disable();                                     \
+		}                                                              \
+	} while (0)
+
+/** local_unlock() - release this CPU's lock. */
+#define local_unlock(pcpu)                                                     \
+	do {                                                                   \
+		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
+			migrate_enable();                                      \
+		} else {                                                       \
+			preempt_enable();                                      \
+		}                                                              \
+	} while (0)
+
+/** local_lock_irq() - non-rt: interrupts off; rt: as local_lock(). */
+#define local_lock_irq(pcpu)                                                   \
+	do {                                                                   \
+		if (pk_spinlocks_sleep()) {                                    \
+			migrate_disable();                                     \
+			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
+		} else {                                                       \
+			local_irq_disable();                                   \
+		}                                                              \
+	} while (0)
+
+#define local_unlock_irq(pcpu)                                                 \
+	do {                                                                   \
+		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
+			migrate_enable();                                      \
+		} else {                                                       \
+			local_irq_enable();                                    \
+		}                                                              \
+	} while (0)
+
+/** local_lock_irqsave() - non-rt: local_irq_save(); rt: local_lock(). */
+#define local_lock_irqsave(pcpu, flags)                                        \
+	do {                                                                   \
+		if (pk_spinlocks_sleep()) {                                    \
+			local_save_flags(flags);                               \
+			migrate_disable();                                     \
+			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
+		} else {                                                       \
+			local_irq_save(flags);                                 \
+		}                                                              \
+	} while (0)
+
+#define local_unlock_irqrestore(pcpu, flags)                                   \
+	do {                                                                   \
+		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
+			migrate_enable();                                      \
+		} else {                                                       \
+			local_irq_restore(flags);                              \
+		}                                                              \
+	} while (0)
+
+#endif /* PREEMPT_LOCAL_LOCK_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_MUTEX_H
+#define PREEMPT_MUTEX_H
+
+/*
+ * Mutexes, as the kernel's: a sleeping lock with one owner.  Taking a free
+ * mutex is one compare-and-swap of the owner; a contended one queues the
+ * task on the mutex's wait queue and sleeps; an unlock wakes one waiter.
+ *
+ * On a host thread (not a task of a booted machine) a contended lock polls,
+ * yielding the host CPU, since only the machine's tasks can be woken.
+ *
+ * With CONFIG_DEBUG_MUTEXES (on with the debug checks) misuse is reported
+ * and survived: an unlock of an unlocked mutex is ignored, an unlock by a
+ * task that is not the owner releases it anyway, and a recursive lock by
+ * the owner returns without taking it (its next unlock is then ignored)
+ * instead of deadlocking.
+ */
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <preempt/sched.h>
+#include <preempt/wait.h>
+
+#ifndef CONFIG_DEBUG_MUTEXES
+#define CONFIG_DEBUG_MUTEXES CONFIG_DEBUG_PREEMPT
+#endif
+
+struct mutex {
+	struct task_struct *owner; /* NULL when unlocked */
+	wait_queue_head_t wait;
+	int pk_recursion; /* debug: self-deadlocks reported and let through */
+};
+
+#define __MUTEX_INITIALIZER(name)                                              \
+	{                                                                      \
+		.owner = NULL,                                                 \
+		.wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait),            \
+		.pk_recursion = 0,                                             \
+	}
+/** DEFINE_MUTEX() - define an unlocked mutex named @name. */
+#define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
+
+/** mutex_init() - initialize @lock, unlocked.  Any context. */
+void mutex_init(struct mutex *lock);
+
+/**
+ * mutex_lock() - take @lock, sleeping while another task holds it
+ *
+ * Task context, may sleep (checked by might_sleep()).  Not recursive.
+ */
+void mutex_lock(struct mutex *lock);
+
+/**
+ * mutex_lock_interruptible() - mutex_lock() that a signal could cut short
+ *
+ * Task context, may sleep.  Tasks get no signals here: always returns 0.
+ */
+int mutex_lock_interruptible(struct mutex *lock);
+
+/**
+ * mutex_trylock() - take @lock if it is free, without sleeping
+ *
+ * Task context (a mutex belongs to a task: not from interrupts).  Returns
+ * 1 if taken, 0 if it is held (by the caller too).
+ */
+int mutex_trylock(struct mutex *lock);
+
+/**
+ * mutex_unlock() - release @lock and wake one waiter
+ *
+ * Task context, by the task that took it.  Does not sleep.
+ */
+void mutex_unlock(struct mutex *lock);
+
+/** mutex_is_locked() - is @lock held?  Any context. */
+static inline bool mutex_is_locked(struct mutex *lock)
+{
+	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != NULL;
+}
+
+/* ---- the slow path the sleeping locks share (mutex.c); not an API ---- */
+
+#define PK_LOCK_WAIT_FOREVER LONG_MAX
+
+/**
+ * pk_lock_wait() - wait on @wq until @trylock(@lock) succeeds, at most
+ * @timeout ticks (PK_LOCK_WAIT_FOREVER: no limit).  Task context, may
+ * sleep; a host thread polls instead, yielding the host CPU (it cannot be
+ * woken).  Returns true once taken, false on timeout.
+ */
+bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
+		  void *lock, long timeout);
+
+/**
+ * pk_lock_wake_one() - wake the first waiter of @wq, taking it off the
+ * queue.  Any context, interrupts included.
+ */
+void pk_lock_wake_one(wait_queue_head_t *wq);
+
+/**
+ * pk_lock_has_waiters() - may a task be queued on @wq?  Any context; call
+ * after the release is stored.  The full barrier pairs with the one in
+ * set_current_state() of a waiter that queued itself before its trylock:
+ * either the waiter sees the release or the releaser sees the waiter.
+ */
+static inline bool pk_lock_has_waiters(wait_queue_head_t *wq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&wq->head.next, __ATOMIC_RELAXED) != &wq->head;
+}
+
+#endif /* PREEMPT_MUTEX_H */

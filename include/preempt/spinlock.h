@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PREEMPT_SPINLOCK_H
+#define PREEMPT_SPINLOCK_H
+
+/*
+ * Spinning locks and what they do to the count (the seed series' subject):
+ *
+ *                       non-rt models                 rt (booted rt)
+ *  raw_spin_lock        +PREEMPT_LOCK_OFFSET (1)      the same: spins
+ *  spin_lock            +1                            rt_mutex (PI), +0,
+ *                                                     migrate_disable()
+ *  spin_lock_bh         +SOFTIRQ_LOCK_OFFSET (0x201)  bh off (+0x200) + rt
+ *  spin_lock_irq(save)  +1, interrupts disabled       rt, interrupts stay on
+ *  read/write_lock      +1                            rt_mutex (readers too)
+ *
+ * raw_spinlock_t is a ticket lock: the fast path is one atomic add, the
+ * contended path spins with a CPU relax (and yields the host CPU, since the
+ * holder's vCPU thread may be descheduled), first come first served.
+ *
+ * With CONFIG_DEBUG_SPINLOCK (on with the debug checks) locking goes
+ * through checks out of line: recursion reports instead of hanging, unlock
+ * of an unlocked lock is refused, unlock by another task is reported, and
+ * the task's held locks are tracked for the exit check.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <preempt/bottom_half.h>
+#include <preempt/irqflags.h>
+#include <preempt/preempt.h>
+#include <preempt/rtmutex.h>
+
+#ifndef CONFIG_DEBUG_SPINLOCK
+#define CONFIG_DEBUG_SPINLOCK CONFIG_DEBUG_PREEMPT
+#endif
+
+#define SPINLOCK_MAGIC 0xdead4ead
+
+typedef struct raw_spinlock {
+	union {
+		uint32_t val;
+		struct {
+			uint16_t owner; /* the ticket being served */
+			uint16_t next;	/* the next ticket to hand out */
+		};
+	};
+	uint32_t magic;
+	void *owner_task; /* debug: who holds it */
+	int owner_cpu;
+	int recursion; /* debug: self-deadlocks reported and let through */
+} raw_spinlock_t;
+
+#define __RAW_SPIN_LOCK_UNLOCKED(name)                                         \
+	{                                                                      \
+		.val = 0, .magic = SPINLOCK_MAGIC, .owner_cpu = -1             \
+	}
+#define DEFINE_RAW_SPINLOCK(name)                                              \
+	raw_spinlock_t name = __RAW_SPIN_LOCK_UNLOCKED(name)
+
+/** raw_spin_lock_init() - initialize @lock, unlocked.  Any context. */
+static inline void raw_spin_lock_init(raw_spinlock_t *lock)
+{
+	*lock = (raw_spinlock_t)__RAW_SPIN_LOCK_UNLOCKED(*lock);
+}
+
+void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket);
+void pk_raw_spin_lock_debug(raw_spinlock_t *lock);
+int pk_raw_spin_trylock_debug(raw_spinlock_t *lock);
+/* Returns false when the unlock was refused (the lock was not held). */
+bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock);
+
+static __always_inline bool arch_spin_trylock(raw_spinlock_t *lock)
+{
+	uint32_t old = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
+	uint32_t owner = old & 0xffff, next = old >> 16;
+
+	if (owner != next)
+		return false;
+	return __atomic_compare_exchange_n(&lock->val, &old, old + (1U << 16),
+					   false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static __always_inline void arch_spin_lock(raw_spinlock_t *lock)
+{
+	uint32_t old =
+		__atomic_fetch_add(&lock->val, 1U << 16, __ATOMIC_ACQUIRE);
+
+	if (unlikely((uint16_t)old != (uint16_t)(old >> 16)))
+		pk_raw_spin_lock_slow(lock, (uint16_t)(old >> 16));
+}
+
+static __always_inline void arch_spin_unlock(raw_spinlock_t *lock)
+{
+	/* Only the holder writes owner: a plain increment, released. */
+	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1),
+			 __ATOMIC_RELEASE);
+}
+
+static __always_inline void do_raw_spin_lock(raw_spinlock_t *lock)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		pk_raw_spin_lock_debug(lock);
+	else
+		arch_spin_lock(lock);
+}
+
+static __always_inline bool do_raw_spin_unlock(raw_spinlock_t *lock)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		return pk_raw_spin_unlock_debug(lock);
+	arch_spin_unlock(lock);
+	return true;
+}
+
+static __always_inline bool do_raw_spin_trylock(raw_spinlock_t *lock)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		return pk_raw_spin_trylock_debug(lock);
+	return arch_spin_trylock(lock);
+}
+
+/** raw_spin_is_locked() - is @lock held by anyone?  Any context. */
+static inline bool raw_spin_is_locked(raw_spinlock_t *lock)
+{
+	uint32_t v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
+
+	return (uint16_t)v != (uint16_t)(v >> 16);
+}
+
+/**
+ * raw_spin_lock() - take @lock, spinning; preemption off while held
+ *
+ * Any context.  A raw lock spins in every model.
+ */
+static __always_inline void raw_spin_lock(raw_spinlock_t *lock)
+{
+	preempt_disable();
+	do_raw_spin_lock(lock);
+}
+
+/** raw_spin_unlock() - release @lock.  A preemption point. */
+static __always_inline void raw_spin_unlock(raw_spinlock_t *lock)
+{
+	if (do_raw_spin_unlock(lock))
+		preempt_enable();
+}
+
+/** raw_spin_trylock() - take @lock if free; 1 on success.  Any context. */
+static __always_inline int raw_spin_trylock(raw_spinlock_t *lock)
+{
+	preempt_disable();
+	if (do_raw_spin_trylock(lock))
+		return 1;
+	preempt_enable();
+	return 0;
+}
+
+/** raw_spin_lock_irq() - disable interrupts, then raw_spin_lock(). */
+static __always_inline void raw_spin_lock_irq(raw_spinlock_t *lock)
+{
+	local_irq_disable();
+	raw_spin_lock(lock);
+}
+
+/** raw_spin_unlock_irq() - release @lock and enable interrupts. */
+static __always_inline void raw_spin_unlock_irq(raw_spinlock_t *lock)
+{
+	if (do_raw_spin_unlock(lock)) {
+		local_irq_enable();
+		preempt_enable();
+	}
+}
+
+#define raw_spin_lock_irqsave(lock, flags)                                     \
+	do {                                                                   \
+		local_irq_save(flags);                                         \
+		raw_spin_lock(lock);                                           \
+	} while (0)
+
+#define raw_spin_unlock_irqrestore(lock, flags)                                \
+	do {                                                                   \
+		if (do_raw_spin_unlock(lock)) {                                \
+			local_irq_restore(flags);                              \
+			preempt_enable();                                      \
+		}                                                              \
+	} while (0)
+
+/** raw_spin_lock_bh() - take @lock with bottom halves disabled. */
+static __always_inline void raw_spin_lock_bh(raw_spinlock_t *lock)
+{
+	__local_bh_disable_ip(_THIS_IP_, SOFTIRQ_LOCK_OFFSET);
+	do_raw_spin_lock(lock);
+}
+
+/** raw_spin_unlock_bh() - release; pending softirqs may run here. */
+static __always_inline void raw_spin_unlock_bh(raw_spinlock_t *lock)
+{
+	if (do_raw_spin_unlock(lock))
+		__local_bh_enable_ip(_THIS_IP_, SOFTIRQ_LOCK_OFFSET);
+}
+
+/* ---- spinlock_t: a raw lock, or under rt a sleeping rt_mutex ---- */
+
+typedef struct spinlock {
+	raw_spinlock_t rlock;
+	struct rt_mutex rtm;
+	int rt_held; /* this hold went the rt way (decided at lock time) */
+} spinlock_t;
+
+#define __SPIN_LOCK_UNLOCKED(name)                                             \
+	{                                                                      \
+		.rlock = __RAW_SPIN_LOCK_UNLOCKED(name.rlock),                 \
+		.rtm = __RT_MUTEX_INITIALIZER(name.rtm)                        \
+	}
+#define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
+
+/**
+ * pk_spinlocks_sleep() - does spinlock_t sleep here?  True on the tasks of
+ * a machine booted with the rt model (PREEMPT_RT's substitution).
+ */
+bool pk_spinlocks_sleep(void);
+
+/** spin_lock_init() - initialize @lock, unlocked.  Any context. */
+void spin_lock_init(spinlock_t *lock);
+
+/**
+ * spin_lock() - take @lock
+ *
+ * Non-rt: as raw_spin_lock().  rt: may sleep (priority inheritance),
+ * preemptible but pinned to the CPU (migrate_disable()).
+ */
+void spin_lock(spinlock_t *lock);
+/** spin_unlock() - release @lock. */
+void spin_unlock(spinlock_t *lock);
+/** spin_trylock() - take @lock if free; 1 on success. */
+int spin_trylock(spinlock_t *lock);
+/** spin_lock_bh() - spin_lock() with bottom halves disabled. */
+void spin_lock_bh(spinlock_t *lock);
+/** spin_unlock_bh() - release; pending softirqs may run. */
+void spin_unlock_bh(spinlock_t *lock);
+/** spin_lock_irq() - non-rt: interrupts off and spin_lock(). */
+void spin_lock_irq(spinlock_t *lock);
+/** spin_unlock_irq() - release and enable interrupts (non-rt). */
+void spin_unlock_irq(spinlock_t *lock);
+unsigned long pk_spin_lock_irqsave(spinlock_t *lock);
+void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
+
+/** spin_lock_irqsave() - save the interrupt state, then spin_lock_irq(). */
+#define spin_lock_irqsave(lock, flags)                                         \
+	do {                                                                   \
+		(flags) = pk_spin_lock_irqsave(lock);                          \
+	} while (0)
+/** spin_unlock_irqrestore() - release, then restore the saved state. */
+#define spin_unlock_irqrestore(lock, flags)                                    \
+	pk_spin_unlock_irqrestore(lock, flags)
+
+/** spin_is_locked() - is @lock held by anyone?  Any context. */
+bool spin_is_locked(spinlock_t *lock);
+
+/** assert_spin_locked() - warn once unless @lock is held. */
+#define assert_spin_locked(lock) WARN_ON_ONCE(!spin_is_locked(lock))
+/** lockdep_assert_held() - warn once unless @lock is held. */
+#define lockdep_assert_held(lock) WARN_ON_ONCE(!spin_is_locked(lock))
+
+/* ---- rwlock_t ---- */
+
+typedef struct {
+	int cnt; /* readers, or -1 for a writer */
+	struct rt_mutex rtm;
+	int rt_held;
+} rwlock_t;
+
+#define __RW_LOCK_UNLOCKED(name)                                               \
+	{                                                                      \
+		.cnt = 0, .rtm = __RT_MUTEX_INITIALIZER(name.rtm)              \
+	}
+#define DEFINE_RWLOCK(name) rwlock_t name = __RW_LOCK_UNLOCKED(name)
+
+void rwlock_init(rwlock_t *lock);
+/** read_lock() - shared hold; non-rt: readers run together.  rt: rt_mutex. */
+void read_lock(rwlock_t *lock);
+void read_unlock(rwlock_t *lock);
+/** write_lock() - exclusive hold. */
+void write_lock(rwlock_t *lock);
+void write_unlock(rwlock_t *lock);
+void read_lock_bh(rwlock_t *lock);
+void read_unlock_bh(rwlock_t *lock);
+void write_lock_bh(rwlock_t *lock);
+void write_unlock_bh(rwlock_t *lock);
+void read_lock_irq(rwlock_t *lock);
+void read_unlock_irq(rwlock_t *lock);
+void write_lock_irq(rwlock_t *lock);
+void write_unlock_irq(rwlock_t *lock);
+unsigned long pk_read_lock_irqsave(rwlock_t *lock);
+unsigned long pk_write_lock_irqsave(rwlock_t *lock);
+void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags);
+void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags);
+#define read_lock_irqsave(lock, flags)                                         \
+	do {                                                                   \
+		(flags) = pk_read_lock_irqsave(lock);                          \
+	} while (0)
+#define write_lock_irqsave(lock, flags)                                        \
+	do {                                                                   \
+		(flags) = pk_write_lock_irqsave(lock);                         \
+	} while (0)
+
+#endif /* PREEMPT_SPINLOCK_H */

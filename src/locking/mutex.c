@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mutexes, and the slow path every sleeping lock shares: a waiter queues on
+ * the lock's wait queue before it tries the lock, then sleeps; a release
+ * wakes the first waiter, taking it off the queue so that the next release
+ * wakes another.  A woken waiter that loses the race queues again.
+ */
+#include <preempt/bug.h>
+#include <preempt/delay.h>
+#include <preempt/irqflags.h>
+#include <preempt/mutex.h>
+
+#include "../sched/sched_internal.h"
+
+/* ---- the shared slow path ---- */
+
+/*
+ * A host thread's task has no runqueue, so wake_up_process() cannot reach
+ * it: it never queues, and polls, yielding the host CPU in between.
+ */
+static bool host_lock_wait(bool (*trylock)(void *lock), void *lock,
+			   long timeout)
+{
+	unsigned long deadline = jiffies + (unsigned long)timeout;
+
+	while (!trylock(lock)) {
+		if (timeout != PK_LOCK_WAIT_FOREVER &&
+		    (long)(jiffies - deadline) >= 0)
+			return false;
+		schedule(); /* on a host thread: sched_yield() */
+	}
+	return true;
+}
+
+static bool task_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
+			   void *lock, long timeout)
+{
+	struct wait_queue_entry w = {.task = current};
+	bool taken;
+
+	for (;;) {
+		/* Queued (and the barrier) first: a release after our
+		 * attempt sees us and wakes us. */
+		prepare_to_wait(wq, &w, TASK_UNINTERRUPTIBLE);
+		taken = trylock(lock);
+		if (taken || !timeout)
+			break;
+		if (timeout == PK_LOCK_WAIT_FOREVER)
+			schedule();
+		else
+			timeout = schedule_timeout(timeout);
+	}
+	finish_wait(wq, &w);
+	/* A release may have picked us as we gave up: pass its wake-up on,
+	 * or another waiter sleeps on with the lock free. */
+	if (!taken)
+		pk_lock_wake_one(wq);
+	return taken;
+}
+
+bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
+		  void *lock, long timeout)
+{
+	if (!pk_this_rq)
+		return host_lock_wait(trylock, lock, timeout);
+	return task_lock_wait(wq, trylock, lock, timeout);
+}
+
+void pk_lock_wake_one(wait_queue_head_t *wq)
+{
+	struct wait_queue_entry *w;
+	unsigned long flags;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	if (!list_empty(&wq->head)) {
+		w = list_first_entry(&wq->head, struct wait_queue_entry, entry);
+		/* Off the queue: the next release wakes the next waiter. */
+		list_del_init(&w->entry);
+		wake_up_process(w->task);
+	}
+	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+/* ---- mutexes ---- */
+
+void mutex_init(struct mutex *lock)
+{
+	lock->owner = NULL;
+	init_waitqueue_head(&lock->wait);
+	lock->pk_recursion = 0;
+}
+
+/* Sequentially consistent: the waiter's side of pk_lock_has_waiters(). */
+static bool mutex_acquire(struct mutex *lock)
+{
+	struct task_struct *none = NULL;
+
+	return __atomic_compare_exchange_n(&lock->owner, &none, current, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+static bool mutex_acquire_cb(void *lock)
+{
+	return mutex_acquire(lock);
+}
+
+#if CONFIG_DEBUG_MUTEXES
+/* The owner locking again would sleep forever: report and let it through. */
+static bool mutex_self_deadlock(struct mutex *lock)
+{
+	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != current)
+		return false;
+	WARN_ONCE(1,
+		  "DEBUG_LOCKS_WARN_ON(mutex_owner(lock) == current)\n"
+		  "%s/%d is trying to acquire mutex %p it already holds: "
+		  "would deadlock; not taken, its next unlock ignored\n",
+		  current->comm, task_pid_nr(current), (void *)lock);
+	lock->pk_recursion++;
+	return true;
+}
+
+/* Reports misuse; returns false when there is nothing to release. */
+static bool mutex_unlock_checks(struct mutex *lock)
+{
+	struct task_struct *owner =
+		__atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+
+	if (WARN_ONCE(!owner,
+		      "DEBUG_LOCKS_WARN_ON(!mutex_is_locked(lock))\n"
+		      "%s/%d is releasing mutex %p, which is not locked\n",
+		      current->comm, task_pid_nr(current), (void *)lock))
+		return false;
+	if (owner == current && lock->pk_recursion) {
+		lock->pk_recursion--; /* the unlock of a refused lock */
+		return false;
+	}
+	/* The kernel releases it all the same: the owner may be gone. */
+	WARN_ONCE(owner != current,
+		  "DEBUG_LOCKS_WARN_ON(mutex_owner(lock) != current)\n"
+		  "%s/%d is releasing mutex %p, held by another task (%p)\n",
+		  current->comm, task_pid_nr(current), (void *)lock,
+		  (void *)owner);
+	lock->pk_recursion = 0;
+	return true;
+}
+#else
+static inline bool mutex_self_deadlock(struct mutex *lock)
+{
+	(void)lock;
+	return false;
+}
+
+static inline bool mutex_unlock_checks(struct mutex *lock)
+{
+	(void)lock;
+	return true;
+}
+#endif
+
+void mutex_lock(struct mutex *lock)
+{
+	might_sleep();
+	if (likely(mutex_acquire(lock)))
+		return;
+	if (mutex_self_deadlock(lock))
+		return;
+	pk_lock_wait(&lock->wait, mutex_acquire_cb, lock, PK_LOCK_WAIT_FOREVER);
+}
+
+int mutex_lock_interruptible(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	return mutex_acquire(lock);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (!mutex_unlock_checks(lock))
+		return;
+	__atomic_store_n(&lock->owner, NULL, __ATOMIC_RELEASE);
+	if (pk_lock_has_waiters(&lock->wait))
+		pk_lock_wake_one(&lock->wait);
+}

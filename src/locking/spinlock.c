@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Spinning locks: the contended ticket path, the debug checks, and
+ * spinlock_t/rwlock_t choosing between spinning and PREEMPT_RT's sleeping
+ * substitution.  The choice is made per hold at lock time (rt_held), so an
+ * unlock always undoes what its lock did.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+
+#include <preempt/bug.h>
+#include <preempt/sched.h>
+#include <preempt/spinlock.h>
+
+#include "../debug/report.h"
+
+#define SPINS_BEFORE_YIELD 256
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket)
+{
+	for (int spins = 0;
+	     __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket;
+	     spins++) {
+		/* The holder's vCPU thread may be off the host CPU. */
+		if (spins >= SPINS_BEFORE_YIELD)
+			sched_yield();
+		else
+			cpu_relax();
+	}
+}
+
+/* ---- debug ---- */
+
+static void spin_bug(raw_spinlock_t *lock, const char *msg)
+{
+	struct task_struct *owner = lock->owner_task;
+	char sym[160];
+
+	pk_warn_kind(PK_REPORT_WARN,
+		     "BUG: spinlock %s on CPU#%d, %s/%d\n"
+		     " lock: %s, .magic: %08x, .owner: %s/%d, .owner_cpu: %d",
+		     msg, raw_smp_processor_id(), current->comm, current->pid,
+		     pk_sym_str((unsigned long)lock, sym, sizeof(sym)),
+		     lock->magic, owner ? owner->comm : "<none>",
+		     owner ? owner->pid : -1, lock->owner_cpu);
+}
+
+static void held_push(void *lock)
+{
+	struct task_struct *p = current;
+
+	if (p->pk_nr_held <
+	    (int)(sizeof(p->pk_held_locks) / sizeof(p->pk_held_locks[0])))
+		p->pk_held_locks[p->pk_nr_held] = lock;
+	p->pk_nr_held++;
+}
+
+static void held_pop(void *lock)
+{
+	struct task_struct *p = current;
+	int n = p->pk_nr_held < 8 ? p->pk_nr_held : 8;
+
+	for (int i = n - 1; i >= 0; i--)
+		if (p->pk_held_locks[i] == lock) {
+			for (; i < n - 1; i++)
+				p->pk_held_locks[i] = p->pk_held_locks[i + 1];
+			p->pk_nr_held--;
+			return;
+		}
+	if (p->pk_nr_held > 8)
+		p->pk_nr_held--; /* beyond what we track */
+}
+
+static void note_owner(raw_spinlock_t *lock)
+{
+	lock->owner_task = current;
+	lock->owner_cpu = raw_smp_processor_id();
+	held_push(lock);
+}
+
+void pk_raw_spin_lock_debug(raw_spinlock_t *lock)
+{
+	/* Zero is a static, never-initialized lock: fine in user space. */
+	if (unlikely(lock->magic != SPINLOCK_MAGIC && lock->magic))
+		spin_bug(lock, "bad magic");
+	if (unlikely(lock->owner_task == current && raw_spin_is_locked(lock))) {
+		/* Spinning here would never end: report and let it through. */
+		spin_bug(lock, "recursion");
+		lock->recursion++;
+		return;
+	}
+	arch_spin_lock(lock);
+	note_owner(lock);
+}
+
+int pk_raw_spin_trylock_debug(raw_spinlock_t *lock)
+{
+	if (!arch_spin_trylock(lock))
+		return 0;
+	note_owner(lock);
+	return 1;
+}
+
+bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock)
+{
+	if (unlikely(lock->recursion && lock->owner_task == current)) {
+		lock->recursion--;
+		return true;
+	}
+	if (unlikely(!raw_spin_is_locked(lock))) {
+		spin_bug(lock, "already unlocked");
+		return false; /* nothing was taken: undo nothing */
+	}
+	if (unlikely(lock->owner_task != current))
+		spin_bug(lock, "wrong owner");
+	else
+		held_pop(lock);
+	lock->owner_task = NULL;
+	lock->owner_cpu = -1;
+	arch_spin_unlock(lock);
+	return true;
+}
+
+/* ---- spinlock_t ---- */
+
+bool pk_spinlocks_sleep(void)
+{
+	/* Under rt softirqs run in task context: only hardirq must spin. */
+	return pk_machine_rt() && pk_on_machine_task() && !in_hardirq();
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+	raw_spin_lock_init(&lock->rlock);
+	rt_mutex_init(&lock->rtm);
+	lock->rt_held = 0;
+}
+
+/* PREEMPT_RT: a sleeping lock with PI; the task stays on its CPU. */
+static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
+{
+	if (!pk_spinlocks_sleep())
+		return false;
+	migrate_disable();
+	rt_mutex_lock(rtm);
+	*rt_held = 1;
+	return true;
+}
+
+static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
+{
+	if (!*rt_held)
+		return false;
+	*rt_held = 0;
+	rt_mutex_unlock(rtm);
+	migrate_enable();
+	return true;
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	if (!rt_lock(&lock->rtm, &lock->rt_held))
+		raw_spin_lock(&lock->rlock);
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+		raw_spin_unlock(&lock->rlock);
+}
+
+int spin_trylock(spinlock_t *lock)
+{
+	if (pk_spinlocks_sleep()) {
+		migrate_disable();
+		if (rt_mutex_trylock(&lock->rtm)) {
+			lock->rt_held = 1;
+			return 1;
+		}
+		migrate_enable();
+		return 0;
+	}
+	return raw_spin_trylock(&lock->rlock);
+}
+
+void spin_lock_bh(spinlock_t *lock)
+{
+	/*
+	 * rt: sleep for the lock first, then disable bh.  PREEMPT_RT keeps
+	 * the bh state in the task, so it may sleep with bh off; our word
+	 * counts bh as atomic, so the sleeping part comes before.
+	 */
+	if (rt_lock(&lock->rtm, &lock->rt_held)) {
+		local_bh_disable();
+		return;
+	}
+	raw_spin_lock_bh(&lock->rlock);
+}
+
+void spin_unlock_bh(spinlock_t *lock)
+{
+	if (lock->rt_held) {
+		local_bh_enable();
+		rt_unlock(&lock->rtm, &lock->rt_held);
+		return;
+	}
+	raw_spin_unlock_bh(&lock->rlock);
+}
+
+void spin_lock_irq(spinlock_t *lock)
+{
+	/* rt: interrupts stay enabled, handlers run in threads anyway. */
+	if (!rt_lock(&lock->rtm, &lock->rt_held))
+		raw_spin_lock_irq(&lock->rlock);
+}
+
+void spin_unlock_irq(spinlock_t *lock)
+{
+	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+		raw_spin_unlock_irq(&lock->rlock);
+}
+
+unsigned long pk_spin_lock_irqsave(spinlock_t *lock)
+{
+	unsigned long flags;
+
+	if (rt_lock(&lock->rtm, &lock->rt_held)) {
+		local_save_flags(flags);
+		return flags;
+	}
+	raw_spin_lock_irqsave(&lock->rlock, flags);
+	return flags;
+}
+
+void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+		raw_spin_unlock_irqrestore(&lock->rlock, flags);
+}
+
+bool spin_is_locked(spinlock_t *lock)
+{
+	return lock->rt_held ? rt_mutex_is_locked(&lock->rtm)
+			     : raw_spin_is_locked(&lock->rlock);
+}
+
+/* ---- rwlock_t ---- */
+
+void rwlock_init(rwlock_t *lock)
+{
+	lock->cnt = 0;
+	rt_mutex_init(&lock->rtm);
+	lock->rt_held = 0;
+}
+
+static void arch_read_lock(rwlock_t *lock)
+{
+	for (int spins = 0;; spins++) {
+		int v = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
+
+		if (v >= 0 && __atomic_compare_exchange_n(
+				      &lock->cnt, &v, v + 1, true,
+				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return;
+		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield() : cpu_relax();
+	}
+}
+
+static void arch_write_lock(rwlock_t *lock)
+{
+	for (int spins = 0;; spins++) {
+		int zero = 0;
+
+		if (__atomic_compare_exchange_n(&lock->cnt, &zero, -1, true,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield() : cpu_relax();
+	}
+}
+
+static void arch_read_unlock(rwlock_t *lock)
+{
+	if (WARN_ONCE(__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) <= 0,
+		      "read_unlock() of an rwlock not read-held"))
+		return;
+	__atomic_sub_fetch(&lock->cnt, 1, __ATOMIC_RELEASE);
+}
+
+static void arch_write_unlock(rwlock_t *lock)
+{
+	if (WARN_ONCE(__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != -1,
+		      "write_unlock() of an rwlock not write-held"))
+		return;
+	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Under rt readers take the rt_mutex too: they exclude each other, which
+ * PREEMPT_RT's rwbase does not; correct, less parallel.
+ */
+void read_lock(rwlock_t *lock)
+{
+	if (rt_lock(&lock->rtm, &lock->rt_held))
+		return;
+	preempt_disable();
+	arch_read_lock(lock);
+}
+
+void read_unlock(rwlock_t *lock)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_read_unlock(lock);
+	preempt_enable();
+}
+
+void write_lock(rwlock_t *lock)
+{
+	if (rt_lock(&lock->rtm, &lock->rt_held))
+		return;
+	preempt_disable();
+	arch_write_lock(lock);
+}
+
+void write_unlock(rwlock_t *lock)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_write_unlock(lock);
+	preempt_enable();
+}
+
+void read_lock_bh(rwlock_t *lock)
+{
+	local_bh_disable();
+	read_lock(lock);
+}
+
+void read_unlock_bh(rwlock_t *lock)
+{
+	read_unlock(lock);
+	local_bh_enable();
+}
+
+void write_lock_bh(rwlock_t *lock)
+{
+	local_bh_disable();
+	write_lock(lock);
+}
+
+void write_unlock_bh(rwlock_t *lock)
+{
+	write_unlock(lock);
+	local_bh_enable();
+}
+
+void read_lock_irq(rwlock_t *lock)
+{
+	if (!pk_spinlocks_sleep())
+		local_irq_disable();
+	read_lock(lock);
+}
+
+void read_unlock_irq(rwlock_t *lock)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_read_unlock(lock);
+	local_irq_enable();
+	preempt_enable();
+}
+
+void write_lock_irq(rwlock_t *lock)
+{
+	if (!pk_spinlocks_sleep())
+		local_irq_disable();
+	write_lock(lock);
+}
+
+void write_unlock_irq(rwlock_t *lock)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_write_unlock(lock);
+	local_irq_enable();
+	preempt_enable();
+}
+
+unsigned long pk_read_lock_irqsave(rwlock_t *lock)
+{
+	unsigned long flags;
+
+	local_save_flags(flags);
+	if (!pk_spinlocks_sleep())
+		local_irq_save(flags);
+	read_lock(lock);
+	return flags;
+}
+
+unsigned long pk_write_lock_irqsave(rwlock_t *lock)
+{
+	unsigned long flags;
+
+	local_save_flags(flags);
+	if (!pk_spinlocks_sleep())
+		local_irq_save(flags);
+	write_lock(lock);
+	return flags;
+}
+
+void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_read_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
+{
+	if (rt_unlock(&lock->rtm, &lock->rt_held))
+		return;
+	arch_write_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}

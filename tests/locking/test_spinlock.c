@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Spinning locks: what each variant does to the count (non-rt and rt),
+ * mutual exclusion, the seed's bit_spin_is_locked(), local locks,
+ * seqcounts, and the debug reports.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+
+#include <preempt/bit_spinlock.h>
+#include <preempt/local_lock.h>
+#include <preempt/seqlock.h>
+#include <preempt/sched.h>
+#include <preempt/spinlock.h>
+
+#include "pk_test.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	capture_reset();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	machine_shutdown();
+	preempt_model_set(PREEMPT_MODEL_FULL);
+	capture_stop();
+	assert_int_equal(preempt_count(), 0);
+	return 0;
+}
+
+static DEFINE_SPINLOCK(lock);
+static DEFINE_RAW_SPINLOCK(raw);
+static DEFINE_RWLOCK(rw);
+
+static void every_variant_accounts_in_the_count(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	spin_lock(&lock);
+	assert_int_equal(preempt_count(), PREEMPT_LOCK_OFFSET);
+	assert_true(spin_is_locked(&lock));
+	spin_unlock(&lock);
+	assert_false(spin_is_locked(&lock));
+
+	spin_lock_bh(&lock);
+	assert_int_equal(preempt_count(), SOFTIRQ_LOCK_OFFSET);
+	assert_true(in_softirq() && !in_serving_softirq());
+	spin_unlock_bh(&lock);
+
+	spin_lock_irq(&lock);
+	assert_int_equal(preempt_count(), 1 + HARDIRQ_DISABLE_OFFSET);
+	spin_unlock_irq(&lock);
+
+	spin_lock_irqsave(&lock, flags);
+	assert_true(irqs_disabled() && in_atomic());
+	spin_unlock_irqrestore(&lock, flags);
+
+	raw_spin_lock(&raw);
+	assert_int_equal(preempt_count(), 1);
+	raw_spin_unlock(&raw);
+
+	read_lock(&rw);
+	read_lock(&rw); /* readers share */
+	assert_int_equal(preempt_count(), 2);
+	read_unlock(&rw);
+	read_unlock(&rw);
+	write_lock_irqsave(&rw, flags);
+	assert_true(irqs_disabled());
+	write_unlock_irqrestore(&rw, flags);
+	assert_int_equal(preempt_count(), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+static void trylock_fails_on_a_held_lock(void **state)
+{
+	(void)state;
+	assert_int_equal(spin_trylock(&lock), 1);
+	assert_int_equal(preempt_count(), 1);
+	raw_spin_lock(&raw);
+	assert_int_equal(raw_spin_trylock(&raw), 0);
+	assert_int_equal(preempt_count(), 2); /* the failed try undid itself */
+	raw_spin_unlock(&raw);
+	spin_unlock(&lock);
+}
+
+#define ROUNDS 200000
+static long shared;
+
+static void *hammer(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS; i++) {
+		spin_lock(&lock);
+		shared++;
+		spin_unlock(&lock);
+	}
+	return NULL;
+}
+
+static void spin_lock_excludes(void **state)
+{
+	pthread_t t[3];
+
+	(void)state;
+	shared = 0;
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, hammer, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(shared, 3L * ROUNDS);
+}
+
+static void recursion_is_reported_not_hung(void **state)
+{
+	(void)state;
+	if (!CONFIG_DEBUG_SPINLOCK)
+		skip();
+	spin_lock(&lock);
+	spin_lock(&lock); /* self-deadlock: a report instead of a hang */
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("BUG: spinlock recursion on CPU#");
+	assert_report_contains(" lock: lock+0x");
+	spin_unlock(&lock);
+	assert_true(spin_is_locked(&lock)); /* the outer hold remains */
+	spin_unlock(&lock);
+	assert_false(spin_is_locked(&lock));
+}
+
+static void unlock_misuse_is_reported(void **state)
+{
+	(void)state;
+	if (!CONFIG_DEBUG_SPINLOCK)
+		skip();
+	spin_unlock(&lock); /* not held: refused, count untouched */
+	assert_int_equal(preempt_count(), 0);
+	assert_report_contains("BUG: spinlock already unlocked");
+}
+
+static void *take_and_keep(void *arg)
+{
+	raw_spin_lock(arg);
+	preempt_enable(); /* this thread goes on; the lock stays taken */
+	return NULL;
+}
+
+static void wrong_owner_is_reported(void **state)
+{
+	raw_spinlock_t l;
+	pthread_t t;
+
+	(void)state;
+	if (!CONFIG_DEBUG_SPINLOCK)
+		skip();
+	raw_spin_lock_init(&l);
+	pthread_create(&t, NULL, take_and_keep, &l);
+	pthread_join(t, NULL);
+	preempt_disable();
+	raw_spin_unlock(&l);
+	assert_report_contains("BUG: spinlock wrong owner");
+	assert_false(raw_spin_is_locked(&l));
+}
+
+static void bit_spinlocks(void **state)
+{
+	unsigned long word = 0;
+
+	(void)state;
+	bit_spin_lock(3, &word);
+	assert_int_equal(word, 1UL << 3);
+	assert_int_equal(preempt_count(), 1);
+	assert_true(bit_spin_is_locked(3, &word));
+	assert_int_equal(bit_spin_trylock(3, &word), 0);
+	bit_spin_unlock(3, &word);
+	assert_int_equal(word, 0);
+	assert_false(bit_spin_is_locked(3, &word));
+}
+
+static DEFINE_PER_CPU(local_lock_t, llock);
+
+static void local_locks_non_rt(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	local_lock_init(&llock);
+	local_lock(&llock);
+	assert_int_equal(preempt_count(), 1);
+	local_unlock(&llock);
+	local_lock_irqsave(&llock, flags);
+	assert_true(irqs_disabled());
+	assert_int_equal(preempt_count(), HARDIRQ_DISABLE_OFFSET);
+	local_unlock_irqrestore(&llock, flags);
+	assert_int_equal(preempt_count(), 0);
+}
+
+static seqcount_t seq = SEQCNT_ZERO(seq);
+static DEFINE_SEQLOCK(seqlock);
+
+static void seqcount_writers_must_not_be_preemptible(void **state)
+{
+	unsigned int start;
+
+	(void)state;
+	start = read_seqcount_begin(&seq);
+	preempt_disable();
+	write_seqcount_begin(&seq);
+	write_seqcount_end(&seq);
+	preempt_enable();
+	assert_true(read_seqcount_retry(&seq, start));
+	assert_int_equal(captured.nr, 0);
+	if (CONFIG_DEBUG_ATOMIC_SLEEP) {
+		write_seqcount_begin(&seq); /* preemptible: reported */
+		write_seqcount_end(&seq);
+		assert_int_equal(captured.nr, 1);
+	}
+	start = read_seqbegin(&seqlock);
+	write_seqlock(&seqlock);
+	write_sequnlock(&seqlock);
+	assert_true(read_seqretry(&seqlock, start));
+	start = read_seqbegin(&seqlock);
+	assert_false(read_seqretry(&seqlock, start));
+}
+
+/* ---- the rt substitution, on a machine booted rt ---- */
+
+struct rt_seen {
+	int count_spin, count_raw, irqs_off_spin, migrate_off;
+	int count_bh, local_count;
+};
+
+static int observe_rt(void *arg)
+{
+	struct rt_seen *s = arg;
+	unsigned long flags;
+
+	spin_lock(&lock);
+	s->count_spin = preempt_count();
+	s->migrate_off = is_migration_disabled();
+	spin_unlock(&lock);
+	spin_lock_irqsave(&lock, flags);
+	s->irqs_off_spin = irqs_disabled();
+	spin_unlock_irqrestore(&lock, flags);
+	spin_lock_bh(&lock);
+	s->count_bh = preempt_count();
+	spin_unlock_bh(&lock);
+	raw_spin_lock(&raw);
+	s->count_raw = preempt_count();
+	raw_spin_unlock(&raw);
+	local_lock(&llock);
+	s->local_count = preempt_count();
+	local_unlock(&llock);
+	return preempt_count();
+}
+
+static void rt_spinlocks_sleep_and_keep_the_count(void **state)
+{
+	struct machine_config cfg = {.nr_cpus = 2, .model = PREEMPT_MODEL_RT};
+	struct rt_seen s = {0};
+
+	(void)state;
+	local_lock_init(&llock);
+	assert_int_equal(machine_boot(&cfg), 0);
+	assert_int_equal(preempt_model_set(PREEMPT_MODEL_FULL), -EBUSY);
+	assert_int_equal(kthread_stop(kthread_run(observe_rt, &s, "rt")), 0);
+	assert_int_equal(s.count_spin, 0); /* PREEMPT_LOCK_OFFSET is 0 */
+	assert_true(s.migrate_off);
+	assert_false(s.irqs_off_spin); /* _irqsave leaves interrupts on */
+	assert_int_equal(s.count_bh, SOFTIRQ_DISABLE_OFFSET);
+	assert_int_equal(s.count_raw, 1); /* raw locks still spin */
+	assert_int_equal(s.local_count, 0);
+}
+
+static void non_rt_machine_refuses_rt(void **state)
+{
+	struct machine_config cfg = {.nr_cpus = 1,
+				     .model = PREEMPT_MODEL_VOLUNTARY};
+
+	(void)state;
+	assert_int_equal(machine_boot(&cfg), 0);
+	assert_int_equal(preempt_model_set(PREEMPT_MODEL_RT), -EBUSY);
+	assert_int_equal(preempt_model_set(PREEMPT_MODEL_NONE), 0);
+	assert_int_equal(preempt_model_set(PREEMPT_MODEL_LAZY), 0);
+}
+
+static int exit_holding(void *arg)
+{
+	spin_lock(arg);
+	preempt_enable(); /* sloppy: leaves with the lock still held */
+	return 0;
+}
+
+static void lock_held_at_exit_is_reported(void **state)
+{
+	struct machine_config cfg = {.nr_cpus = 1, .model = PREEMPT_MODEL_FULL};
+	spinlock_t held;
+
+	(void)state;
+	if (!CONFIG_DEBUG_SPINLOCK)
+		skip();
+	spin_lock_init(&held);
+	assert_int_equal(machine_boot(&cfg), 0);
+	kthread_stop(kthread_run(exit_holding, &held, "leaky"));
+	assert_report_contains("WARNING: leaky/");
+	assert_report_contains("still has locks held!");
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(every_variant_accounts_in_the_count),
+		T(trylock_fails_on_a_held_lock),
+		T(spin_lock_excludes),
+		T(recursion_is_reported_not_hung),
+		T(unlock_misuse_is_reported),
+		T(wrong_owner_is_reported),
+		T(bit_spinlocks),
+		T(local_locks_non_rt),
+		T(seqcount_writers_must_not_be_preemptible),
+		T(rt_spinlocks_sleep_and_keep_the_count),
+		T(non_rt_machine_refuses_rt),
+		T(lock_held_at_exit_is_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
