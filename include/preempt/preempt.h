@@ -45,6 +45,16 @@
 #define CONFIG_DEBUG_PREEMPT 1
 #endif
 
+#ifndef CONFIG_PREEMPT_COUNT
+/*
+ * The legacy build (-DCONFIG_PREEMPT_COUNT=0) reproduces Linux's
+ * PREEMPT_COUNT=n, for the benchmark that measures what the seed series
+ * costs: preempt_disable()/enable() compile to barriers, spinlocks leave
+ * the word alone and preemptible() is 0.  Only for comparison.
+ */
+#define CONFIG_PREEMPT_COUNT 1
+#endif
+
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
@@ -347,7 +357,9 @@ void preempt_schedule_notrace(void);
  */
 static __always_inline void preempt_disable(void)
 {
+#if CONFIG_PREEMPT_COUNT
 	preempt_count_inc();
+#endif
 	barrier();
 }
 
@@ -360,8 +372,10 @@ static __always_inline void preempt_disable(void)
 static __always_inline void preempt_enable(void)
 {
 	barrier();
+#if CONFIG_PREEMPT_COUNT
 	if (unlikely(preempt_count_dec_and_test()))
 		preempt_schedule();
+#endif
 }
 
 /**
@@ -373,7 +387,9 @@ static __always_inline void preempt_enable(void)
 static __always_inline void preempt_enable_no_resched(void)
 {
 	barrier();
+#if CONFIG_PREEMPT_COUNT
 	preempt_count_dec();
+#endif
 }
 
 /**
@@ -457,7 +473,11 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 #define irqs_disabled() ((preempt_count() & HARDIRQ_DISABLE_MASK) != 0)
 
 /** preemptible() - could the scheduler switch this task out right here? */
+#if CONFIG_PREEMPT_COUNT
 #define preemptible() (preempt_count() == 0 && !irqs_disabled())
+#else
+#define preemptible() 0 /* the seed's bug, kept for the comparison */
+#endif
 
 /**
  * interrupt_context_level() - 0 task, 1 softirq, 2 hardirq, 3 NMI
