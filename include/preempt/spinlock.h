@@ -259,10 +259,25 @@ void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 /** spin_is_locked() - is @lock held by anyone?  Any context. */
 bool spin_is_locked(spinlock_t *lock);
 
-/** assert_spin_locked() - warn once unless @lock is held. */
+/**
+ * pk_spin_lock_held() - does the current task hold @lock?  With the lock
+ * debugging off (no owner recorded) only "held by someone" is known.
+ */
+bool pk_spin_lock_held(spinlock_t *lock);
+
+/** assert_spin_locked() - warn once unless @lock is held (by anyone). */
 #define assert_spin_locked(lock) WARN_ON_ONCE(!spin_is_locked(lock))
-/** lockdep_assert_held() - warn once unless @lock is held. */
-#define lockdep_assert_held(lock) WARN_ON_ONCE(!spin_is_locked(lock))
+/** lockdep_assert_held() - warn once unless the caller holds @lock. */
+#define lockdep_assert_held(lock) WARN_ON_ONCE(!pk_spin_lock_held(lock))
+
+/** spin_trylock_bh() - spin_lock_bh() if free; 1 on success. */
+int spin_trylock_bh(spinlock_t *lock);
+/** spin_trylock_irq() - spin_lock_irq() if free; 1 on success. */
+int spin_trylock_irq(spinlock_t *lock);
+int pk_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags);
+/** spin_trylock_irqsave() - spin_lock_irqsave() if free; 1 on success. */
+#define spin_trylock_irqsave(lock, flags)                                      \
+	pk_spin_trylock_irqsave(lock, &(flags))
 
 /* ---- rwlock_t ---- */
 

@@ -436,3 +436,49 @@ void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 	local_irq_restore(flags);
 	preempt_enable();
 }
+
+bool pk_spin_lock_held(spinlock_t *lock)
+{
+	if (lock->rt_held)
+		return rt_mutex_owner(&lock->rtm) == current;
+	if (CONFIG_DEBUG_SPINLOCK)
+		return raw_spin_is_locked(&lock->rlock) &&
+		       lock->rlock.owner_task == current;
+	return raw_spin_is_locked(&lock->rlock);
+}
+
+int spin_trylock_bh(spinlock_t *lock)
+{
+	local_bh_disable();
+	if (spin_trylock(lock))
+		return 1;
+	local_bh_enable();
+	return 0;
+}
+
+int spin_trylock_irq(spinlock_t *lock)
+{
+	bool rt = pk_spinlocks_sleep();
+
+	if (!rt)
+		local_irq_disable();
+	if (spin_trylock(lock))
+		return 1;
+	if (!rt)
+		local_irq_enable();
+	return 0;
+}
+
+int pk_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags)
+{
+	bool rt = pk_spinlocks_sleep();
+
+	local_save_flags(*flags);
+	if (!rt)
+		local_irq_save(*flags);
+	if (spin_trylock(lock))
+		return 1;
+	if (!rt)
+		local_irq_restore(*flags);
+	return 0;
+}

@@ -79,7 +79,22 @@ static void every_variant_accounts_in_the_count(void **state)
 
 static void trylock_fails_on_a_held_lock(void **state)
 {
+	unsigned long flags;
+
 	(void)state;
+	assert_int_equal(spin_trylock_irqsave(&lock, flags), 1);
+	assert_true(irqs_disabled());
+	lockdep_assert_held(&lock);
+	spin_unlock_irqrestore(&lock, flags);
+	spin_lock(&lock);
+	assert_int_equal(spin_trylock_bh(&lock), 0); /* held: undone */
+	assert_int_equal(spin_trylock_irq(&lock), 0);
+	assert_int_equal(preempt_count(), 1);
+	spin_unlock(&lock);
+	if (CONFIG_DEBUG_SPINLOCK && CONFIG_DEBUG_ATOMIC_SLEEP) {
+		lockdep_assert_held(&lock); /* not held: reported */
+		assert_int_equal(captured.nr, 1);
+	}
 	assert_int_equal(spin_trylock(&lock), 1);
 	assert_int_equal(preempt_count(), 1);
 	raw_spin_lock(&raw);
