@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # `make bench`: the count layer's and the irq layer's hot paths, timed and
-# counted in one run; then the context switch (switch_run.sh) and the
-# scheduler's latencies per preemption model (bench_sched).
+# counted in one run; then the unconditional count against the legacy
+# PREEMPT_COUNT=n build (legacy_run.sh), the context switch (switch_run.sh)
+# and the scheduler's latencies per preemption model (bench_sched).
 # Usage: bench/run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_count)
 #
 # Environment: BENCH_MS (ms per case per round, default 100), BENCH_REPS
 # (rounds, default 5), BENCH_CALLGRIND_ITERS (default 20000),
 # BENCH_SCHED_MS (bench_sched: ms per model per part, default 1500).
 # Everything printed is also written to BUILD_DIR/bench-count.txt,
-# BUILD_DIR/bench-switch.txt and BUILD_DIR/bench-sched.txt.
+# BUILD_DIR/bench-legacy.txt, BUILD_DIR/bench-switch.txt and
+# BUILD_DIR/bench-sched.txt.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -182,6 +184,10 @@ libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
 	sed 's/^/callgrind /' "$tmp/all.out.stdout"
 } 2>&1 | tee "$out"
 echo "(written to $out)"
+
+# Locking: the same workloads with the count and with the legacy
+# PREEMPT_COUNT=n build, in bench-legacy.txt.
+"$(dirname "$0")/legacy_run.sh" "$build"
 
 # The port layer's context switch: its own table, in bench-switch.txt.
 "$(dirname "$0")/switch_run.sh" "$build"

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The unconditional count against the legacy PREEMPT_COUNT=n build
+# (bench_legacy, issue 5): the builds checked in the disassembly, the fast
+# paths' instructions counted from objdump, the workloads timed, then
+# counted under callgrind.
+# Usage: bench/legacy_run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_legacy)
+#
+# Environment: BENCH_MS (ms per case per round, default 100), BENCH_REPS
+# (rounds, default 5), BENCH_CALLGRIND_ITERS (default 20000).
+# Everything printed is also written to BUILD_DIR/bench-legacy.txt.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init bench_legacy bench-legacy.txt "$@"
+
+{
+	echo
+	echo "== libpreempt locking: unconditional count vs legacy" \
+		"PREEMPT_COUNT=n: bench_legacy =="
+	bench_machine
+	bench_compiler "$build"
+	echo "cases:    CONFIG_PREEMPT_COUNT=1 (count) and =0 (legacy), both" \
+		"with DEBUG_PREEMPT, DEBUG_ATOMIC_SLEEP, DEBUG_SPINLOCK = 0"
+	bench_date
+	if command -v objdump >/dev/null; then
+		dis=$build/bench_legacy.dis
+		objdump -d --no-show-raw-insn "$bin" >"$dis"
+		body() { # body SYMBOL: the function's instructions
+			awk -v f="<$1>:" '$2 == f { on = 1; next }
+				on && /^$/ { exit } on && NF >= 2' "$dis"
+		}
+		# Entry to the first ret: the uncontended path of a probe.
+		fast() {
+			body "$1" | awk '{ print } $2 ~ /^ret/ { exit }'
+		}
+		# The word's operations: inc/dec/add/sub on a %fs operand.
+		rmw='(inc|dec|add|sub)l? +[^ ]*%fs:'
+		bad=
+		for f in hash hash2_worker percpu bare_lock bare_preempt; do
+			c=$(body "bench_${f}_count")
+			l=$(body "bench_${f}_legacy")
+			grep -Eq "incl +%fs:" <<<"$c" &&
+				grep -Eq "decl +%fs:" <<<"$c" &&
+				grep -q 'preempt_schedule' <<<"$c" || bad="$bad $f"
+			if grep -Eq "$rmw" <<<"$l" ||
+				grep -q 'preempt_schedule' <<<"$l"; then
+				bad="$bad ${f}_legacy"
+			fi
+		done
+		for f in lock unlock; do
+			grep -Eq "$rmw" <<<"$(body "probe_${f}_legacy")" &&
+				bad="$bad probe_${f}_legacy"
+		done
+		grep -Eq 'incl +%fs:' <<<"$(fast probe_lock_count)" ||
+			bad="$bad probe_lock_count"
+		grep -Eq 'decl +%fs:' <<<"$(fast probe_unlock_count)" ||
+			bad="$bad probe_unlock_count"
+		if [ -n "$bad" ]; then
+			echo "codegen:  UNEXPECTED ($bad), see $dis"
+			exit 1
+		fi
+		echo "codegen:  count = incl/decl %fs inline around every lock" \
+			"and preempt section; legacy = no inc/dec/add/sub on" \
+			"%fs, no preempt_schedule (objdump)"
+		echo
+		echo "-- fast path: raw_spin_lock()/raw_spin_unlock() as" \
+			"noinline functions (objdump) --"
+		echo "static instructions from the entry to the first ret (the" \
+			"uncontended path, ret included)"
+		printf '%-18s %7s %7s %7s\n' "" count legacy added
+		for f in lock unlock; do
+			c=$(fast "probe_${f}_count" | wc -l)
+			l=$(fast "probe_${f}_legacy" | wc -l)
+			printf '%-18s %7d %7d %+7d\n' "raw_spin_$f" "$c" "$l" \
+				$((c - l))
+		done
+		for f in lock_count lock_legacy unlock_count unlock_legacy; do
+			echo "probe_$f:"
+			fast "probe_$f" | sed -e 's/^ *[0-9a-f]*:[[:space:]]*/    /' \
+				-e 's/ *#.*$//' -e 's/[[:space:]]\{2,\}/ /g'
+		done
+	fi
+	echo
+	echo "-- wall clock --"
+	"$bin" --ms "$ms" --reps "$reps"
+	echo
+	echo "-- callgrind: instructions per iteration --"
+	if ! command -v valgrind >/dev/null ||
+		! command -v callgrind_annotate >/dev/null; then
+		echo "valgrind/callgrind_annotate not installed: skipped"
+		exit 0
+	fi
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+		"$bin" --callgrind "$cg_iters" </dev/null >"$tmp/cg.stdout" \
+		2>"$tmp/cg.log" || {
+		cat "$tmp/cg.stdout" "$tmp/cg.log" >&2
+		exit 1
+	}
+	callgrind_annotate --inclusive=yes --threshold=100 --auto=no \
+		"$tmp/cg.out" >"$tmp/annotate.txt"
+	"$bin" --list >"$tmp/list"
+	echo "inclusive instructions (Ir) of each loop function over" \
+		"$cg_iters iterations,"
+	echo "per iteration, the loop's counter, compare and branch included" \
+		"(the empty loop);"
+	echo "the contended case is not run (its count depends on the" \
+		"spinning)"
+	awk -F'\t' -v n="$cg_iters" -v ann="$tmp/annotate.txt" '
+	BEGIN {
+		while ((getline line < ann) > 0) {
+			if (line !~ /^ *[0-9,]+ \(/)
+				continue
+			ir = line
+			sub(/^ */, "", ir)
+			sub(/ .*$/, "", ir)
+			gsub(",", "", ir)
+			fn = line
+			sub(/^[^)]*\) +/, "", fn)
+			sub(/ \[.*$/, "", fn)
+			sub(/^.*:/, "", fn)
+			if (!(fn in cost) || ir + 0 > cost[fn])
+				cost[fn] = ir + 0
+		}
+		printf "%-42s %9s %9s %7s %9s\n", "workload", "count",
+		       "legacy", "added", "overhead"
+	}
+	$3 == "count" { sym[$2] = $1; name[$2] = $5; ids[++nid] = $2;
+			threads[$2] = $4 }
+	$3 == "legacy" { lsym[$2] = $1 }
+	END {
+		for (i = 1; i <= nid; i++) {
+			id = ids[i]
+			if (threads[id] != 1) {
+				printf "%-42s %9s %9s\n", name[id], "-", "-"
+				continue
+			}
+			if (!(sym[id] in cost) || !(lsym[id] in cost)) {
+				printf "%-42s missing\n", name[id]
+				bad = 1
+				continue
+			}
+			c = cost[sym[id]] / n
+			l = cost[lsym[id]] / n
+			printf "%-42s %9.2f %9.2f %+7.2f %+8.1f%%\n", name[id],
+			       c, l, c - l, (c / l - 1) * 100
+			if (id == "empty")
+				loop = l
+			if (id == "bare_lock") {
+				pc = c
+				pl = l
+			}
+		}
+		printf "\nfast path from callgrind: raw_spin_lock+unlock in a" \
+		       " loop, less the empty loop:\n%.2f instructions with" \
+		       " the count, %.2f legacy (%+.2f; the TLS offset load" \
+		       " is hoisted out of the loop)\n", pc - loop, pl - loop,
+		       pc - pl
+		exit bad
+	}' "$tmp/list"
+} 2>&1 | tee "$out"
+echo "(written to $out)"
