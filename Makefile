@@ -1,4 +1,4 @@
-# The two commands: `make run` (the tour, later the demo) and `make test`.
+# The two commands: `make run` (the demo) and `make test`.
 BUILD := build
 ASAN_BUILD := build-asan
 NODEBUG_BUILD := build-nodebug
@@ -27,7 +27,7 @@ nodebug: deps
 	@cmake --build $(NODEBUG_BUILD) -j $(JOBS)
 
 run: build
-	@$(BUILD)/preempt tour
+	@$(BUILD)/preempt demo
 
 # Every test twice: the normal build, then ASan+UBSan; and once more with
 # the debug checks compiled out, so the build option stays honest.

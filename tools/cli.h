@@ -14,6 +14,8 @@
 #define CLI_EXIT_USAGE 2
 
 int cmd_decode(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 int cmd_tour(int argc, char **argv);
 
 /* One-line error, "preempt: <cmd>: <message>", and CLI_EXIT_USAGE. */

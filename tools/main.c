@@ -11,7 +11,9 @@ static const struct command {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } commands[] = {
+	{"demo", cmd_demo, "every model under one workload, one table"},
 	{"decode", cmd_decode, "explain preempt_count values or kernel logs"},
+	{"latency", cmd_latency, "cyclictest inside the machine"},
 	{"tour", cmd_tour, "walk the context transitions, word by word"},
 };
 

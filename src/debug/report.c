@@ -172,13 +172,25 @@ void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
 static __thread int thread_cpu = -1;
 static int nr_thread_cpus;
 
+/* Set by the scheduler: on a vCPU the task and CPU, not the thread. */
+bool (*pk_identity_hook)(int *pid, char comm[16], int *cpu);
+
 int pk_current_pid(void)
 {
+	int pid, cpu;
+	char comm[16];
+
+	if (pk_identity_hook && pk_identity_hook(&pid, comm, &cpu))
+		return pid;
 	return (int)gettid();
 }
 
 const char *pk_current_comm(char comm[16])
 {
+	int pid, cpu;
+
+	if (pk_identity_hook && pk_identity_hook(&pid, comm, &cpu))
+		return comm;
 	if (prctl(PR_GET_NAME, comm, 0, 0, 0) != 0)
 		strcpy(comm, "?");
 	comm[15] = '\0';
@@ -187,6 +199,11 @@ const char *pk_current_comm(char comm[16])
 
 int pk_current_cpu(void)
 {
+	int pid, cpu;
+	char comm[16];
+
+	if (pk_identity_hook && pk_identity_hook(&pid, comm, &cpu))
+		return cpu;
 	/* Without a machine each thread is its own CPU, numbered on demand. */
 	if (thread_cpu < 0)
 		thread_cpu = __atomic_fetch_add(&nr_thread_cpus, 1,

@@ -52,6 +52,7 @@ const char *pk_taint_str(void);
 int pk_current_pid(void);
 const char *pk_current_comm(char comm[16]);
 int pk_current_cpu(void);
+extern bool (*pk_identity_hook)(int *pid, char comm[16], int *cpu);
 
 /* Symbol of @ip into @name (NULL when unknown); false if no symbol. */
 bool pk_symbolize(unsigned long ip, char *name, size_t size, unsigned long *off,

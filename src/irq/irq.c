@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -279,6 +280,15 @@ static struct pk_irq_cpu *signal_cpu(void)
 	return c;
 }
 
+/* Dispatches this thread is inside (a signal may nest in one's tail). */
+static __thread int dispatch_depth;
+
+/* Not inlined: the errno address is computed after any switch. */
+static __attribute__((noinline)) void set_errno(int value)
+{
+	errno = value;
+}
+
 /* The instruction the signal interrupted (0 where unknown). */
 static unsigned long interrupted_ip(void *uctx)
 {
@@ -356,9 +366,22 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			pk_irq_soft_pending = 1;
 			pk_stat_inc(c, deferred);
 		} else {
+			dispatch_depth++;
 			irq_dispatch(c);
-			if (pk_irq_return_hook)
+			dispatch_depth--;
+			/*
+			 * The hook may switch tasks; this task may come back on
+			 * another thread.  errno is per task (saved and loaded
+			 * at the switch): set it before, and after only through
+			 * a fresh __errno_location().  Not from inside another
+			 * dispatch: that one would resume elsewhere with its
+			 * CPU's state cached.
+			 */
+			errno = saved_errno;
+			if (pk_irq_return_hook && !dispatch_depth)
 				pk_irq_return_hook(interrupted_ip(uctx));
+			set_errno(saved_errno);
+			return;
 		}
 	}
 	errno = saved_errno;
@@ -444,7 +467,14 @@ static struct pk_irq_cpu *claim_cpu_slot(void)
 
 		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) &&
 		    !c->ksoftirqd_stop) {
-			memset(c, 0, sizeof(*c));
+			/* Everything but users: a raiser of the old CPU may
+			 * still be counted in (it backs off, seeing it
+			 * offline). */
+			size_t skip = offsetof(struct pk_irq_cpu, users);
+			size_t rest = skip + sizeof(c->users);
+
+			memset(c, 0, skip);
+			memset((char *)c + rest, 0, sizeof(*c) - rest);
 			c->cpu = i;
 			return c;
 		}

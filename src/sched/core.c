@@ -262,7 +262,9 @@ static void __schedule(bool preempt)
 	__preempt_count_add(PREEMPT_LOCK_OFFSET);
 	prev = rq->curr;
 
-	if (!preempt && prev->__state != TASK_RUNNING)
+	/* A dead task leaves for good, even if preempted on its way out. */
+	if ((!preempt && prev->__state != TASK_RUNNING) ||
+	    prev->__state == TASK_DEAD)
 		prev->pk_on_rq = 0; /* going to sleep */
 	else if (prev != rq->idle)
 		enqueue_task(rq, prev, preempt && is_rt(prev));
@@ -404,9 +406,23 @@ static void irq_return_hook(unsigned long ip)
 	preempt_schedule_common(PK_RESCHED_IRQ_RETURN);
 }
 
+/* Reports on a vCPU name the running task and the vCPU. */
+static bool task_identity(int *pid, char comm[16], int *cpu)
+{
+	struct task_struct *p = pk_current;
+
+	if (!pk_this_rq || !p)
+		return false;
+	*pid = p->pid;
+	snprintf(comm, 16, "%s", p->comm);
+	*cpu = pk_this_rq->cpu;
+	return true;
+}
+
 __attribute__((constructor)) static void install_irq_return_hook(void)
 {
 	pk_irq_return_hook = irq_return_hook;
+	pk_identity_hook = task_identity;
 }
 
 void enter_user(void)

@@ -156,8 +156,9 @@ void pk_hrtimers_run(struct rq *rq)
 		if (t->expires > now)
 			break;
 		list_del_init(&t->node);
-		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
+		/* running first: hrtimer_cancel() must not miss it. */
 		__atomic_store_n(&rq->running_hrtimer, t, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		pk_raw_unlock(&rq->hr_lock);
 		restart = t->function(t);
 		pk_raw_lock(&rq->hr_lock);

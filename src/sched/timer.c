@@ -148,9 +148,11 @@ void pk_timers_run(struct rq *rq)
 		}
 		if (t) {
 			list_del_init(&t->entry);
-			__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
+			/* running first: del_timer_sync() that sees the timer
+			 * gone must also see it running. */
 			__atomic_store_n(&rq->running_timer, t,
 					 __ATOMIC_RELEASE);
+			__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		}
 		pk_raw_unlock(&rq->timer_lock);
 		local_irq_restore(flags);

@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `preempt latency`: cyclictest inside the machine.
+ *
+ * Each measuring thread is a task of a booted machine (SCHED_FIFO at -p,
+ * SCHED_NORMAL with -p 0, as cyclictest) that sleeps on an hrtimer until
+ * the absolute start of its next period (HRTIMER_MODE_ABS, cyclictest's
+ * clock_nanosleep(TIMER_ABSTIME)) and takes "woke - period start" on
+ * CLOCK_MONOTONIC.  A period that has passed when the thread wakes is
+ * skipped, as cyclictest does.  The per-thread lines and the histogram are
+ * printed in cyclictest's formats; docs/latency.md has the details.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <preempt/hrtimer.h>
+#include <preempt/interrupt.h>
+#include <preempt/preempt.h>
+#include <preempt/sched.h>
+
+#include "cli.h"
+
+#define CMD "latency"
+#define MAX_THREADS 64
+#define MAX_LOAD 64
+#define MAX_HIST 1000000
+#define MAX_OUTLIERS 256       /* overflow cycle numbers kept per thread */
+#define LOAD_IRQ 40	       /* the interrupt-load line */
+#define LOAD_IRQ_NS 200000L    /* one raise per vCPU every 200 µs */
+#define LOAD_BURST_NS 5000000L /* CPU-bound tasks: cond_resched() per 5 ms */
+#define PLOT_DEFAULT_HIST 1000
+
+struct lat_thread {
+	int index, prio, tid;
+	long interval_ns;
+	unsigned long cycles, overflow;
+	long min, max, act; /* ns */
+	long long sum;	    /* ns */
+	unsigned long *hist;
+	unsigned long outliers[MAX_OUTLIERS];
+	unsigned long nr_outliers;
+	int done; /* reached -l; atomic */
+	struct task_struct *task;
+};
+
+static struct opts {
+	int prio, threads, load, model; /* model: -1 all */
+	long interval_us, distance_us, duration_s;
+	unsigned long loops;
+	long hist; /* buckets, 0: none */
+	bool histofall, quiet, nsecs, mlock;
+	const char *plot;
+} o;
+
+static struct lat_thread threads[MAX_THREADS];
+static volatile sig_atomic_t interrupted;
+
+/* Per model, the histogram summed over its threads, for --plot. */
+static unsigned long *model_hist[PREEMPT_MODEL_NR];
+static bool model_ran[PREEMPT_MODEL_NR];
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* ---- the measuring threads ---------------------------------------------- */
+
+static void record(struct lat_thread *t, long lat)
+{
+	long bucket = lat < 0 ? 0 : lat / 1000;
+
+	if (!t->cycles || lat < t->min)
+		t->min = lat;
+	if (!t->cycles || lat > t->max)
+		t->max = lat;
+	t->act = lat;
+	t->sum += lat;
+	if (o.hist) {
+		if (bucket < o.hist) {
+			t->hist[bucket]++;
+		} else {
+			if (t->nr_outliers < MAX_OUTLIERS)
+				t->outliers[t->nr_outliers++] = t->cycles;
+			t->overflow++;
+		}
+	}
+	t->cycles++;
+}
+
+static int lat_fn(void *arg)
+{
+	struct lat_thread *t = arg;
+	ktime_t next;
+
+	t->tid = task_pid_nr(current);
+	next = ktime_get() + t->interval_ns;
+	while (!kthread_should_stop()) {
+		ktime_t now;
+		int err;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		err = schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
+		now = ktime_get();
+		if (err && now < next)
+			continue; /* woken early: kthread_stop(), or spurious */
+		record(t, (long)(now - next));
+		if (o.loops && t->cycles >= o.loops) {
+			__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		next += t->interval_ns;
+		while (next <= now)
+			next += t->interval_ns;
+	}
+	/* Wait for kthread_stop(), as a kthread must. */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* ---- --load: CPU-bound tasks and an interrupt line ---------------------- */
+
+static volatile unsigned long spin_sink;
+
+static int load_fn(void *arg)
+{
+	unsigned long x = spin_sink | 1;
+
+	(void)arg;
+	while (!kthread_should_stop()) {
+		long until = now_ns() + LOAD_BURST_NS;
+
+		while (now_ns() < until)
+			for (int i = 0; i < 65536; i++) {
+				x = x * 6364136223846793005UL +
+				    1442695040888963407UL;
+				__asm__ __volatile__("" : "+r"(x));
+			}
+		cond_resched();
+	}
+	spin_sink = x;
+	return 0;
+}
+
+static irqreturn_t load_irq(int irq, void *dev_id)
+{
+	unsigned long x = spin_sink;
+
+	(void)irq;
+	(void)dev_id;
+	for (int i = 0; i < 2000; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		__asm__ __volatile__("" : "+r"(x));
+	}
+	spin_sink = x;
+	return IRQ_HANDLED;
+}
+
+static int load_stop_flag;
+
+/* A host thread that raises LOAD_IRQ on every vCPU in turn. */
+static void *load_raiser(void *arg)
+{
+	int cpus = (int)(size_t)arg, cpu = 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	while (!__atomic_load_n(&load_stop_flag, __ATOMIC_ACQUIRE)) {
+		int irq_cpu = pk_vcpu_irq_cpu(cpu);
+
+		if (irq_cpu >= 0)
+			irq_raise(LOAD_IRQ, irq_cpu);
+		cpu = (cpu + 1) % cpus;
+		ts.tv_nsec += LOAD_IRQ_NS / cpus;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_nsec -= 1000000000L;
+			ts.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	return NULL;
+}
+
+/* ---- output in cyclictest's formats ------------------------------------- */
+
+static long unit(long ns)
+{
+	return o.nsecs ? ns : ns / 1000;
+}
+
+static long avg_ns(const struct lat_thread *t)
+{
+	return t->cycles ? (long)(t->sum / (long long)t->cycles) : 0;
+}
+
+static void print_stat(const struct lat_thread *t)
+{
+	if (o.nsecs)
+		printf("T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%8ld "
+		       "Avg:%8ld Max:%8ld\n",
+		       t->index, t->tid, t->prio, t->interval_ns / 1000,
+		       t->cycles, unit(t->min), unit(t->act), unit(avg_ns(t)),
+		       unit(t->max));
+	else
+		printf("T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld "
+		       "Avg:%5ld Max:%8ld\n",
+		       t->index, t->tid, t->prio, t->interval_ns / 1000,
+		       t->cycles, unit(t->min), unit(t->act), unit(avg_ns(t)),
+		       unit(t->max));
+}
+
+static void print_hist(int n)
+{
+	unsigned long long total[MAX_THREADS + 1] = {0};
+	unsigned long maxmax = 0, alloverflows = 0;
+	bool all = o.histofall && n > 1;
+
+	printf("# Histogram\n");
+	for (long i = 0; i < o.hist; i++) {
+		unsigned long long allthreads = 0;
+
+		printf("%06ld ", i);
+		for (int j = 0; j < n; j++) {
+			printf("%06lu", threads[j].hist[i]);
+			if (j < n - 1)
+				printf("\t");
+			total[j] += threads[j].hist[i];
+			allthreads += threads[j].hist[i];
+		}
+		if (all) {
+			printf("\t%06llu", allthreads);
+			total[n] += allthreads;
+		}
+		printf("\n");
+	}
+	printf("# Total:");
+	for (int j = 0; j < n + all; j++)
+		printf(" %09llu", total[j]);
+	printf("\n# Min Latencies:");
+	for (int j = 0; j < n; j++)
+		printf(" %05lu", (unsigned long)unit(threads[j].min));
+	printf("\n# Avg Latencies:");
+	for (int j = 0; j < n; j++)
+		printf(" %05lu", (unsigned long)unit(avg_ns(&threads[j])));
+	printf("\n# Max Latencies:");
+	for (int j = 0; j < n; j++) {
+		printf(" %05lu", (unsigned long)unit(threads[j].max));
+		if ((unsigned long)unit(threads[j].max) > maxmax)
+			maxmax = (unsigned long)unit(threads[j].max);
+	}
+	if (all)
+		printf(" %05lu", maxmax);
+	printf("\n# Histogram Overflows:");
+	for (int j = 0; j < n; j++) {
+		printf(" %05lu", threads[j].overflow);
+		alloverflows += threads[j].overflow;
+	}
+	if (all)
+		printf(" %05lu", alloverflows);
+	printf("\n# Histogram Overflow at cycle number:\n");
+	for (int j = 0; j < n; j++) {
+		const struct lat_thread *t = &threads[j];
+
+		printf("# Thread %d:", j);
+		for (unsigned long k = 0; k < t->nr_outliers; k++)
+			printf(" %05lu", t->outliers[k]);
+		if (t->nr_outliers < t->overflow)
+			printf(" # %05lu others", t->overflow - t->nr_outliers);
+		printf("\n");
+	}
+}
+
+static void print_loadavg(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	printf("policy: %s: loadavg: %s\n\n", o.prio ? "fifo" : "other", buf);
+}
+
+/* ---- one model ---------------------------------------------------------- */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int run_model(enum preempt_model model, bool header)
+{
+	struct machine_config cfg = {
+		.nr_cpus = 0, .hz = 0, .model = (int)model};
+	struct task_struct *load[MAX_LOAD];
+	pthread_t raiser;
+	bool irq_load = false;
+	long deadline =
+		o.duration_s ? now_ns() + o.duration_s * 1000000000L : 0;
+	int err, cpus;
+
+	err = machine_boot(&cfg);
+	if (err) {
+		fprintf(stderr, "preempt: %s: machine_boot: %s\n", CMD,
+			strerror(-err));
+		return 1;
+	}
+	cpus = num_online_cpus();
+	if (header)
+		printf("# model: %s\n", preempt_model_str(model));
+	for (int i = 0; i < o.load; i++) {
+		load[i] = kthread_create(load_fn, NULL, "load/%d", i);
+		if (load[i])
+			wake_up_process(load[i]);
+	}
+	if (o.load && !request_irq(LOAD_IRQ, load_irq, 0, "load", &o)) {
+		__atomic_store_n(&load_stop_flag, 0, __ATOMIC_RELEASE);
+		irq_load = !pthread_create(&raiser, NULL, load_raiser,
+					   (void *)(size_t)cpus);
+	}
+	for (int i = 0; i < o.threads; i++) {
+		struct lat_thread *t = &threads[i];
+
+		memset(t->hist, 0, (size_t)o.hist * sizeof(*t->hist));
+		*t = (struct lat_thread){
+			.index = i,
+			.prio = o.prio,
+			.interval_ns =
+				(o.interval_us + i * o.distance_us) * 1000L,
+			.hist = t->hist,
+		};
+		t->task = kthread_create(lat_fn, t, "cyclic/%d", i);
+		if (!t->task) {
+			fprintf(stderr, "preempt: %s: kthread_create failed\n",
+				CMD);
+			exit(1);
+		}
+		if (o.prio)
+			pk_sched_setscheduler(t->task, SCHED_FIFO, o.prio);
+		wake_up_process(t->task);
+	}
+	if (!o.quiet)
+		print_loadavg();
+	for (;;) {
+		int done = 0;
+
+		for (int i = 0; i < o.threads; i++)
+			done += __atomic_load_n(&threads[i].done,
+						__ATOMIC_ACQUIRE);
+		if ((o.loops && done == o.threads) || interrupted ||
+		    (deadline && now_ns() >= deadline))
+			break;
+		usleep(2000);
+	}
+	for (int i = 0; i < o.threads; i++)
+		kthread_stop(threads[i].task);
+	if (irq_load) {
+		__atomic_store_n(&load_stop_flag, 1, __ATOMIC_RELEASE);
+		pthread_join(raiser, NULL);
+	}
+	if (o.load)
+		free_irq(LOAD_IRQ, &o);
+	for (int i = 0; i < o.load; i++)
+		if (load[i])
+			kthread_stop(load[i]);
+	machine_shutdown();
+
+	if (o.hist) {
+		print_hist(o.threads);
+		for (int i = 0; i < o.threads; i++)
+			for (long b = 0; b < o.hist; b++)
+				model_hist[model][b] += threads[i].hist[b];
+	}
+	for (int i = 0; i < o.threads; i++)
+		print_stat(&threads[i]);
+	model_ran[model] = true;
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- --plot ------------------------------------------------------------- */
+
+/* $PREEMPT_GNUPLOT when set (an empty or bad one: not found), else $PATH. */
+static bool find_gnuplot(char *path, size_t len)
+{
+	const char *env = getenv("PREEMPT_GNUPLOT");
+	const char *p = getenv("PATH");
+
+	if (env) {
+		snprintf(path, len, "%s", env);
+		return *env && !access(path, X_OK);
+	}
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, len, "%.*s/gnuplot", (int)n, n ? p : ".");
+		if (!access(path, X_OK))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+static void plot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+static int plot(const char *gnuplot)
+{
+	char data[] = "/tmp/preempt_latency_data.XXXXXX";
+	char script[] = "/tmp/preempt_latency_plot.XXXXXX";
+	int dfd = mkstemp(data), sfd = mkstemp(script), col = 2, status = 1;
+	FILE *df = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+	FILE *sf = sfd >= 0 ? fdopen(sfd, "w") : NULL;
+	bool per_thread = o.model >= 0;
+	pid_t pid;
+
+	if (!df || !sf) {
+		fprintf(stderr, "preempt: %s: --plot: temporary files: %s\n",
+			CMD, strerror(errno));
+		goto out;
+	}
+	/* One column per thread (one model) or per model (--model all). */
+	for (long b = 0; b < o.hist; b++) {
+		fprintf(df, "%ld", b);
+		if (per_thread)
+			for (int i = 0; i < o.threads; i++)
+				fprintf(df, " %lu", threads[i].hist[b]);
+		else
+			for (int m = 0; m < PREEMPT_MODEL_NR; m++)
+				if (model_ran[m])
+					fprintf(df, " %lu", model_hist[m][b]);
+		fprintf(df, "\n");
+	}
+	fprintf(sf, "set terminal png size 900,600\nset output ");
+	plot_quote(sf, o.plot);
+	fprintf(sf,
+		"\nset title \"preempt latency: I:%ld us, %s\"\n"
+		"set xlabel \"Latency (us)\"\n"
+		"set ylabel \"Number of latency samples\"\n"
+		"set logscale y\nset yrange [0.8:*]\nset xrange [0:%ld]\n"
+		"plot ",
+		o.interval_us,
+		per_thread ? preempt_model_str((enum preempt_model)o.model)
+			   : "all models",
+		o.hist);
+	for (int i = 0; i < (per_thread ? o.threads : PREEMPT_MODEL_NR); i++) {
+		if (!per_thread && !model_ran[i])
+			continue;
+		fprintf(sf, "%s", col > 2 ? ", " : "");
+		plot_quote(sf, data);
+		if (per_thread)
+			fprintf(sf,
+				" using 1:%d title \"thread %d\" with histeps",
+				col, i);
+		else
+			fprintf(sf, " using 1:%d title \"%s\" with histeps",
+				col, preempt_model_str((enum preempt_model)i));
+		col++;
+	}
+	fprintf(sf, "\n");
+	fflush(df);
+	fflush(sf);
+	pid = fork();
+	if (!pid) {
+		execl(gnuplot, "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    !WEXITSTATUS(status))
+		status = 0;
+	else
+		fprintf(stderr, "preempt: %s: --plot: %s failed\n", CMD,
+			gnuplot);
+	status = status ? 1 : 0;
+out:
+	if (df)
+		fclose(df);
+	else if (dfd >= 0)
+		close(dfd);
+	if (sf)
+		fclose(sf);
+	else if (sfd >= 0)
+		close(sfd);
+	unlink(data);
+	unlink(script);
+	return status;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static bool parse_long(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return s[0] && !*end && !errno && *v >= min && *v <= max;
+}
+
+/* cyclictest's -D: a number with an optional s, m, h or d suffix. */
+static bool parse_duration(const char *s, long *v)
+{
+	char *end;
+	long mul = 1;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (!s[0] || errno || *v <= 0 || end == s)
+		return false;
+	switch (*end) {
+	case '\0':
+	case 's':
+	case 'S':
+		break;
+	case 'm':
+	case 'M':
+		mul = 60;
+		break;
+	case 'h':
+	case 'H':
+		mul = 3600;
+		break;
+	case 'd':
+	case 'D':
+		mul = 86400;
+		break;
+	default:
+		return false;
+	}
+	if (*end && end[1])
+		return false;
+	if (*v > LONG_MAX / mul / 1000000000L)
+		return false;
+	*v *= mul;
+	return true;
+}
+
+static void usage(void)
+{
+	printf("usage: preempt latency [options]\n"
+	       "cyclictest on a booted machine: SCHED_FIFO tasks sleep on an "
+	       "hrtimer until the\nnext period and report wake time minus "
+	       "intended time.\n\n"
+	       "  -p, --priority N    SCHED_FIFO priority (1..99; 0: "
+	       "SCHED_NORMAL), default 80\n"
+	       "  -i, --interval US   base interval, default 1000\n"
+	       "  -d, --distance US   interval added per thread, default 500\n"
+	       "  -t, --threads [N]   measuring threads (no N: one per vCPU)\n"
+	       "  -l, --loops N       cycles per thread (0: endless)\n"
+	       "  -D, --duration T    run time, N[s|m|h|d]\n"
+	       "  -h, --histogram N   histogram of N 1-us buckets\n"
+	       "  -H, --histofall N   same, plus an all-threads column\n"
+	       "  -q, --quiet         print only the summary at the end\n"
+	       "  -N, --nsecs         report latencies in ns\n"
+	       "  -m, --mlockall      lock this process's memory\n"
+	       "      --model NAME    none, voluntary, full, lazy, rt, or all\n"
+	       "      --load N        N CPU-bound tasks and interrupt load\n"
+	       "      --plot FILE.png draw the histogram with gnuplot "
+	       "($PREEMPT_GNUPLOT)\n"
+	       "vCPUs: $PREEMPT_NR_CPUS, default the host's CPUs.\n");
+}
+
+enum { OPT_MODEL = 256, OPT_LOAD, OPT_PLOT, OPT_HELP };
+
+static const struct option long_opts[] = {
+	{"priority", required_argument, NULL, 'p'},
+	{"interval", required_argument, NULL, 'i'},
+	{"distance", required_argument, NULL, 'd'},
+	{"threads", optional_argument, NULL, 't'},
+	{"loops", required_argument, NULL, 'l'},
+	{"duration", required_argument, NULL, 'D'},
+	{"histogram", required_argument, NULL, 'h'},
+	{"histofall", required_argument, NULL, 'H'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"nsecs", no_argument, NULL, 'N'},
+	{"mlockall", no_argument, NULL, 'm'},
+	{"model", required_argument, NULL, OPT_MODEL},
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"plot", required_argument, NULL, OPT_PLOT},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static int default_threads(void)
+{
+	const char *env = getenv("PREEMPT_NR_CPUS");
+	long n;
+
+	if (env && parse_long(env, 1, MAX_THREADS, &n))
+		return (int)n;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+/* 0, 1 for --help, or the usage error's exit status. */
+static int parse(int argc, char **argv)
+{
+	int c;
+	long v;
+
+	o = (struct opts){.prio = 80,
+			  .threads = 1,
+			  .model = PREEMPT_MODEL_FULL,
+			  .interval_us = 1000,
+			  .distance_us = 500};
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":p:i:d:t::l:D:h:H:qNm", long_opts,
+				NULL)) != -1) {
+		const char *arg = optarg;
+
+		switch (c) {
+		case 'p':
+			if (!parse_long(arg, 0, 99, &v))
+				return cli_usage_error(
+					CMD, "bad -p '%s' (0..99)", arg);
+			o.prio = (int)v;
+			break;
+		case 'i':
+			if (!parse_long(arg, 1, 10000000, &v))
+				return cli_usage_error(
+					CMD, "bad -i '%s' (1..10000000 us)",
+					arg);
+			o.interval_us = v;
+			break;
+		case 'd':
+			if (!parse_long(arg, 0, 10000000, &v))
+				return cli_usage_error(
+					CMD, "bad -d '%s' (0..10000000 us)",
+					arg);
+			o.distance_us = v;
+			break;
+		case 't':
+			if (!arg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				arg = argv[optind++];
+			if (!arg) {
+				o.threads = default_threads();
+				break;
+			}
+			if (!parse_long(arg, 1, MAX_THREADS, &v))
+				return cli_usage_error(CMD,
+						       "bad -t '%s' (1..%d)",
+						       arg, MAX_THREADS);
+			o.threads = (int)v;
+			break;
+		case 'l':
+			if (!parse_long(arg, 0, LONG_MAX, &v))
+				return cli_usage_error(CMD, "bad -l '%s'", arg);
+			o.loops = (unsigned long)v;
+			break;
+		case 'D':
+			if (!parse_duration(arg, &o.duration_s))
+				return cli_usage_error(
+					CMD, "bad -D '%s' (N[s|m|h|d])", arg);
+			break;
+		case 'h':
+		case 'H':
+			if (!parse_long(arg, 1, MAX_HIST, &v))
+				return cli_usage_error(
+					CMD, "bad -%c '%s' (1..%d buckets)", c,
+					arg, MAX_HIST);
+			o.hist = v;
+			o.histofall |= c == 'H';
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'N':
+			o.nsecs = true;
+			break;
+		case 'm':
+			o.mlock = true;
+			break;
+		case OPT_MODEL:
+			if (!strcmp(arg, "all")) {
+				o.model = -1;
+				break;
+			}
+			o.model = preempt_model_parse(arg);
+			if (o.model < 0)
+				return cli_usage_error(
+					CMD,
+					"unknown model '%s' (none, voluntary, "
+					"full, lazy, rt, all)",
+					arg);
+			break;
+		case OPT_LOAD:
+			if (!parse_long(arg, 0, MAX_LOAD, &v))
+				return cli_usage_error(
+					CMD, "bad --load '%s' (0..%d)", arg,
+					MAX_LOAD);
+			o.load = (int)v;
+			break;
+		case OPT_PLOT:
+			if (!arg[0])
+				return cli_usage_error(CMD,
+						       "--plot needs a file");
+			o.plot = arg;
+			break;
+		case OPT_HELP:
+			usage();
+			return 1;
+		case ':':
+			return cli_usage_error(CMD, "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error(CMD, "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[optind]);
+	if (o.plot && !o.hist)
+		o.hist = PLOT_DEFAULT_HIST;
+	return 0;
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	char gnuplot[4096];
+	int err = parse(argc, argv), status = 0;
+
+	if (err)
+		return err == 1 ? 0 : err;
+	if (o.plot && !find_gnuplot(gnuplot, sizeof(gnuplot)))
+		return cli_usage_error(CMD,
+				       "--plot needs gnuplot, which was not "
+				       "found (PATH or $PREEMPT_GNUPLOT)");
+	if (o.mlock && mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "preempt: %s: warning: mlockall: %s\n", CMD,
+			strerror(errno));
+	for (int i = 0; i < o.threads; i++) {
+		threads[i].hist = calloc((size_t)o.hist + 1, sizeof(long));
+		if (!threads[i].hist) {
+			fprintf(stderr, "preempt: %s: out of memory\n", CMD);
+			return 1;
+		}
+	}
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
+		model_hist[m] = calloc((size_t)o.hist + 1, sizeof(long));
+		if (!model_hist[m]) {
+			fprintf(stderr, "preempt: %s: out of memory\n", CMD);
+			return 1;
+		}
+	}
+	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	for (int m = 0; m < PREEMPT_MODEL_NR && !status; m++) {
+		if (o.model >= 0 && m != o.model)
+			continue;
+		if (interrupted)
+			break;
+		status = run_model((enum preempt_model)m, o.model < 0);
+	}
+	if (!status && o.plot)
+		status = plot(gnuplot);
+	for (int i = 0; i < o.threads; i++)
+		free(threads[i].hist);
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++)
+		free(model_hist[m]);
+	return status;
+}
