@@ -652,7 +652,21 @@ void pk_sched_set_prio(struct task_struct *p, int prio)
 	}
 	local_irq_save(flags);
 	preempt_disable_notrace();
-	rq = lock_task_rq(p);
+	/*
+	 * Runnable but neither queued nor running: a wake-up or a pull is
+	 * moving it between runqueues and will queue it by its prio.  Wait
+	 * for that, or the prio would change under the enqueue.
+	 */
+	for (;;) {
+		rq = lock_task_rq(p);
+		if (p == rq->curr || p == rq->idle ||
+		    !list_empty(&p->pk_run_node) ||
+		    __atomic_load_n(&p->__state, __ATOMIC_ACQUIRE) !=
+			    TASK_RUNNING)
+			break;
+		pk_raw_unlock(&rq->lock);
+		pk_cpu_relax();
+	}
 	if (p != rq->curr && !list_empty(&p->pk_run_node)) {
 		/* Queued: move it to the list of its new priority. */
 		dequeue_task(rq, p);
