@@ -86,19 +86,9 @@ bench_init bench_legacy bench-legacy.txt "$@"
 	"$bin" --ms "$ms" --reps "$reps"
 	echo
 	echo "-- callgrind: instructions per iteration --"
-	if ! command -v valgrind >/dev/null ||
-		! command -v callgrind_annotate >/dev/null; then
-		echo "valgrind/callgrind_annotate not installed: skipped"
-		exit 0
-	fi
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-		"$bin" --callgrind "$cg_iters" </dev/null >"$tmp/cg.stdout" \
-		2>"$tmp/cg.log" || {
-		cat "$tmp/cg.stdout" "$tmp/cg.log" >&2
-		exit 1
-	}
-	callgrind_annotate --inclusive=yes --threshold=100 --auto=no \
-		"$tmp/cg.out" >"$tmp/annotate.txt"
+	bench_need_callgrind || exit 0
+	bench_callgrind "$tmp/cg.out" "$cg_iters"
+	bench_cg_costs "$tmp/cg.out" >"$tmp/costs"
 	"$bin" --list >"$tmp/list"
 	echo "inclusive instructions (Ir) of each loop function over" \
 		"$cg_iters iterations,"
@@ -106,21 +96,11 @@ bench_init bench_legacy bench-legacy.txt "$@"
 		"(the empty loop);"
 	echo "the contended case is not run (its count depends on the" \
 		"spinning)"
-	awk -F'\t' -v n="$cg_iters" -v ann="$tmp/annotate.txt" '
+	awk -F'\t' -v n="$cg_iters" -v costs="$tmp/costs" '
 	BEGIN {
-		while ((getline line < ann) > 0) {
-			if (line !~ /^ *[0-9,]+ \(/)
-				continue
-			ir = line
-			sub(/^ */, "", ir)
-			sub(/ .*$/, "", ir)
-			gsub(",", "", ir)
-			fn = line
-			sub(/^[^)]*\) +/, "", fn)
-			sub(/ \[.*$/, "", fn)
-			sub(/^.*:/, "", fn)
-			if (!(fn in cost) || ir + 0 > cost[fn])
-				cost[fn] = ir + 0
+		while ((getline line < costs) > 0) {
+			split(line, f, "\t")
+			cost[f[1]] = f[2] + 0
 		}
 		printf "%-42s %9s %9s %7s %9s\n", "workload", "count",
 		       "legacy", "added", "overhead"

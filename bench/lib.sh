@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# What bench/run.sh and bench/switch_run.sh share; sourced by both.
+# What bench/run.sh, bench/legacy_run.sh and bench/switch_run.sh share;
+# sourced by each.
 
 # bench_init BIN_NAME OUT_NAME "$@": checks the script's one argument,
 # BUILD_DIR, and sets build, bin (BUILD_DIR/bench/BIN_NAME, which must be
@@ -63,4 +64,54 @@ bench_compiler() {
 # bench_date: the "date:" line.
 bench_date() {
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+}
+
+# bench_need_callgrind: true if valgrind and callgrind_annotate are
+# installed; otherwise says the callgrind part is skipped and fails.
+bench_need_callgrind() {
+	if ! command -v valgrind >/dev/null ||
+		! command -v callgrind_annotate >/dev/null; then
+		echo "valgrind/callgrind_annotate not installed: skipped"
+		return 1
+	fi
+}
+
+# bench_callgrind OUT ARGS...: "$bin --callgrind ARGS..." under callgrind,
+# the profile in OUT, the program's stdout in OUT.stdout and stderr in
+# OUT.log; on failure prints both and exits 1.
+bench_callgrind() {
+	local o=$1
+
+	shift
+	valgrind --tool=callgrind --callgrind-out-file="$o" \
+		"$bin" --callgrind "$@" </dev/null >"$o.stdout" 2>"$o.log" || {
+		cat "$o.stdout" "$o.log" >&2
+		exit 1
+	}
+}
+
+# bench_cg_costs OUT: the inclusive instructions (Ir) of each function in
+# the callgrind profile OUT, "FUNCTION<tab>IR" a line.  A loop's inclusive
+# cost is its largest file:function entry; the others are the parts
+# inlined from headers, already counted in it.
+bench_cg_costs() {
+	callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$1" |
+		awk '
+	/^ *[0-9,]+ \(/ {
+		# "1,234 ( 5.6%)  file:function [object]"
+		ir = $0
+		sub(/^ */, "", ir)
+		sub(/ .*$/, "", ir)
+		gsub(",", "", ir)
+		fn = $0
+		sub(/^[^)]*\) +/, "", fn)
+		sub(/ \[.*$/, "", fn)
+		sub(/^.*:/, "", fn)
+		if (!(fn in cost) || ir + 0 > cost[fn])
+			cost[fn] = ir + 0
+	}
+	END {
+		for (fn in cost)
+			print fn "\t" cost[fn]
+	}'
 }

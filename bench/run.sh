@@ -64,26 +64,10 @@ libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
 	"$bin" --ms "$ms" --reps "$reps"
 	echo
 	echo "-- callgrind: instructions per iteration --"
-	if ! command -v valgrind >/dev/null ||
-		! command -v callgrind_annotate >/dev/null; then
-		echo "valgrind/callgrind_annotate not installed: skipped"
-		exit 0
-	fi
-	cg() { # cg OUTFILE ARGS...: bench_count under callgrind
-		local o=$1
-
-		shift
-		valgrind --tool=callgrind --callgrind-out-file="$o" \
-			"$bin" --callgrind "$@" </dev/null >"$o.stdout" \
-			2>"$o.log" || {
-			cat "$o.stdout" "$o.log" >&2
-			exit 1
-		}
-	}
+	bench_need_callgrind || exit 0
 	"$bin" --list >"$tmp/list"
-	cg "$tmp/all.out" "$cg_iters"
-	callgrind_annotate --inclusive=yes --threshold=100 --auto=no \
-		"$tmp/all.out" >"$tmp/annotate.txt"
+	bench_callgrind "$tmp/all.out" "$cg_iters"
+	bench_cg_costs "$tmp/all.out" >"$tmp/costs"
 	# Callgrind charges a signal handler to no caller (and its summary
 	# line leaves the handlers out): a case that signals itself is run
 	# alone at N and 2N iterations, and the difference of the two runs'
@@ -91,8 +75,8 @@ libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
 	: >"$tmp/signals"
 	while IFS=$'\t' read -r sym _ _ _ _ sig; do
 		[ "$sig" = 1 ] || continue
-		cg "$tmp/$sym.1.out" "$cg_iters" "$sym"
-		cg "$tmp/$sym.2.out" $((2 * cg_iters)) "$sym"
+		bench_callgrind "$tmp/$sym.1.out" "$cg_iters" "$sym"
+		bench_callgrind "$tmp/$sym.2.out" $((2 * cg_iters)) "$sym"
 		t1=$(sed -n 's/^totals: *//p' "$tmp/$sym.1.out")
 		t2=$(sed -n 's/^totals: *//p' "$tmp/$sym.2.out")
 		echo "$sym $(((t2 - t1) * 100 / cg_iters))" >>"$tmp/signals"
@@ -106,25 +90,12 @@ libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
 	echo "included; 'sender' is the loop function's own inclusive"
 	echo "count, without the handler (callgrind charges that to no"
 	echo "caller)"
-	# The loop's inclusive cost is its largest file:function entry; the
-	# others are the parts inlined from headers, already counted in it.
-	awk -F'\t' -v n="$cg_iters" -v ann="$tmp/annotate.txt" \
+	awk -F'\t' -v n="$cg_iters" -v costs="$tmp/costs" \
 		-v sigs="$tmp/signals" '
 	BEGIN {
-		while ((getline line < ann) > 0) {
-			if (line !~ /^ *[0-9,]+ \(/)
-				continue
-			# "1,234 ( 5.6%)  file:function [object]"
-			ir = line
-			sub(/^ */, "", ir)
-			sub(/ .*$/, "", ir)
-			gsub(",", "", ir)
-			fn = line
-			sub(/^[^)]*\) +/, "", fn)
-			sub(/ \[.*$/, "", fn)
-			sub(/^.*:/, "", fn)
-			if (!(fn in cost) || ir + 0 > cost[fn])
-				cost[fn] = ir + 0
+		while ((getline line < costs) > 0) {
+			split(line, f, "\t")
+			cost[f[1]] = f[2] + 0
 		}
 		while ((getline line < sigs) > 0) {
 			split(line, f, " ")
