@@ -48,6 +48,14 @@ static inline void capture_stop(void)
 	pk_set_report_hook(NULL, NULL);
 }
 
+/* A cmocka setup that only starts capturing. */
+static inline int capture_setup(void **state)
+{
+	(void)state;
+	capture_reset();
+	return 0;
+}
+
 #define assert_report_contains(needle)                                         \
 	do {                                                                   \
 		if (!strstr(captured.text, (needle)))                          \

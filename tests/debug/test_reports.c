@@ -28,13 +28,6 @@
 			skip();                                                \
 	} while (0)
 
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
-}
-
 static int teardown(void **state)
 {
 	(void)state;
@@ -460,7 +453,7 @@ static void checks_compiled_out_are_silent(void **state)
 	assert_int_equal(preempt_count(), 0);
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, teardown)
 
 int main(int argc, char **argv)
 {

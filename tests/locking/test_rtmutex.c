@@ -20,22 +20,11 @@
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 
-#include "pk_test.h"
+#include "pk_machine.h"
 
 static void boot(int cpus)
 {
-	struct machine_config cfg = {
-		.nr_cpus = cpus, .hz = 1000, .model = PREEMPT_MODEL_FULL};
-
-	assert_int_equal(machine_boot(&cfg), 0);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	pk_boot(cpus, PREEMPT_MODEL_FULL);
 }
 
 static int prio_of(struct task_struct *p)
@@ -72,13 +61,6 @@ static bool wait_flag(const int *flag, long timeout_ms)
 		else
 			usleep(500);
 	return true;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
 }
 
 static int teardown(void **state)
@@ -530,7 +512,7 @@ static void recursive_locking_is_reported_in_a_task(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, teardown)
 		T(basics_on_a_host_thread),
 		T(basics_in_a_task),
 		T(host_threads_exclude_each_other),

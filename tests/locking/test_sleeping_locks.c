@@ -19,39 +19,7 @@
 #include <preempt/sched.h>
 #include <preempt/semaphore.h>
 
-#include "pk_test.h"
-
-static void boot(int cpus, enum preempt_model model)
-{
-	struct machine_config cfg = {
-		.nr_cpus = cpus, .hz = 1000, .model = (int)model};
-
-	assert_int_equal(machine_boot(&cfg), 0);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	machine_shutdown();
-	capture_stop();
-	preempt_model_set(PREEMPT_MODEL_FULL);
-	return 0;
-}
+#include "pk_machine.h"
 
 /* Run @n copies of @fn(@arg) on the machine; 0 if each returned 0. */
 static int run_tasks(int n, int (*fn)(void *), void *arg, const char *name)
@@ -125,7 +93,7 @@ static void mutex_excludes_sleeping_holders(void **state)
 	for (size_t m = 0; m < 2; m++) {
 		counter = 0;
 		memset(&counter_occ, 0, sizeof(counter_occ));
-		boot(2, models[m]);
+		pk_boot(2, models[m]);
 		assert_int_equal(run_tasks(MUTEX_TASKS, count_under_mutex, NULL,
 					   "count"),
 				 0);
@@ -158,7 +126,7 @@ static void mutex_waiter_sleeps_until_unlocked(void **state)
 	mutex_init(&m);
 	got_it = 0;
 	mutex_lock(&m); /* the test thread holds it */
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	t = kthread_run(lock_and_note, &m, "waiter");
 	assert_non_null(t);
 	/* It goes to sleep on the mutex (not spinning), and stays there. */
@@ -282,7 +250,7 @@ static void semaphore_admits_its_count(void **state)
 	(void)state;
 	memset(&pair_occ, 0, sizeof(pair_occ));
 	pair_rounds = 0;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(run_tasks(SEM_TASKS, hold_a_unit, NULL, "pair"), 0);
 	assert_int_equal(pair_rounds, SEM_TASKS * SEM_ROUNDS);
 	assert_int_equal(pair_occ.max, 2);
@@ -341,7 +309,7 @@ static void down_timeout_times_out_and_up_works_from_irqs(void **state)
 	(void)state;
 	memset(&td, 0, sizeof(td));
 	sema_init(&td.sem, 0);
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(
 		kthread_stop(kthread_run(down_with_timeouts, &td, "timed")), 0);
 	assert_true(td.waited_ms >= 45);
@@ -387,7 +355,7 @@ static void rwsem_readers_share(void **state)
 {
 	(void)state;
 	memset(&readers_occ, 0, sizeof(readers_occ));
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(
 		run_tasks(READERS, reader_meets_the_others, NULL, "reader"), 0);
 	assert_int_equal(readers_occ.max, READERS);
@@ -435,7 +403,7 @@ static void rwsem_writer_is_exclusive(void **state)
 	memset(&readers_occ, 0, sizeof(readers_occ));
 	memset(&writers_occ, 0, sizeof(writers_occ));
 	rw_violations = rw_writes = 0;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	for (int i = 0; i < READERS; i++)
 		t[i] = kthread_run(read_rounds, NULL, "reader/%d", i);
 	for (int i = READERS; i < READERS + 2; i++)
@@ -487,7 +455,7 @@ static void rwsem_readers_do_not_starve_a_writer(void **state)
 	(void)state;
 	writer_done = 0;
 	reader_stop_ms = now_ms() + 4000;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	r[0] = kthread_run(overlapping_reader, NULL, "reader/0");
 	usleep(1000); /* staggered, so one is always inside */
 	r[1] = kthread_run(overlapping_reader, NULL, "reader/1");
@@ -611,7 +579,8 @@ static void sleeping_locks_in_atomic_context_are_reported(void **state)
 	assert_report_contains("rwsem.c:");
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn)                                                                  \
+	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
 int main(void)
 {

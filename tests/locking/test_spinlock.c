@@ -14,21 +14,11 @@
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
-#include "pk_test.h"
-
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
-}
+#include "pk_machine.h"
 
 static int teardown(void **state)
 {
-	(void)state;
-	machine_shutdown();
-	preempt_model_set(PREEMPT_MODEL_FULL);
-	capture_stop();
+	machine_teardown(state);
 	assert_int_equal(preempt_count(), 0);
 	return 0;
 }
@@ -325,7 +315,7 @@ static void lock_held_at_exit_is_reported(void **state)
 	assert_report_contains("still has locks held!");
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, teardown)
 
 int main(void)
 {

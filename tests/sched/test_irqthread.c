@@ -21,28 +21,11 @@
 #include <preempt/irqflags.h>
 #include <preempt/sched.h>
 
-#include "pk_test.h"
+#include "pk_machine.h"
 
 #define LINE 5
 #define LINE2 6
 #define WAIT_MS 10000
-
-static void boot(int cpus, enum preempt_model model)
-{
-	struct machine_config cfg = {
-		.nr_cpus = cpus, .hz = 1000, .model = (int)model};
-
-	assert_int_equal(machine_boot(&cfg), 0);
-	assert_int_equal(num_online_cpus(), cpus);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Poll @cond from the test thread, for at most WAIT_MS. */
 #define wait_until(cond)                                                       \
@@ -55,22 +38,6 @@ static long now_ms(void)
 
 #define load(x) __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
 #define inc(x) __atomic_add_fetch(&(x), 1, __ATOMIC_SEQ_CST)
-
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	machine_shutdown();
-	capture_stop();
-	preempt_model_set(PREEMPT_MODEL_FULL);
-	return 0;
-}
 
 /* What a handler saw; written by the handler, read by the test thread. */
 struct seen {
@@ -127,7 +94,7 @@ static void thread_fn_runs_in_its_task(void **state)
 	memset(&primary_seen, 0, sizeof(primary_seen));
 	memset(&thread_seen, 0, sizeof(thread_seen));
 	thread_slept = thread_started = 0;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(request_threaded_irq(LINE, primary, sleepy_thread_fn,
 					      0, "dev", &dev),
 			 0);
@@ -165,7 +132,7 @@ static void free_irq_waits_for_the_thread(void **state)
 	(void)state;
 	thread_slept = thread_started = 0;
 	memset(&thread_seen, 0, sizeof(thread_seen));
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(request_threaded_irq(LINE, primary, sleepy_thread_fn,
 					      0, "dev", &dev),
 			 0);
@@ -225,7 +192,7 @@ static void raises_while_it_runs_run_it_again(void **state)
 	primary_calls = raises_covered = primary_seq = 0;
 	thread_runs = 0;
 	thread_last_seq = -1;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(request_threaded_irq(LINE, counting_primary,
 					      counting_thread_fn, IRQF_ONESHOT,
 					      "count", &dev),
@@ -265,7 +232,7 @@ static void default_primary_and_shared_threads(void **state)
 	(void)state;
 	memset(&shared_a, 0, sizeof(shared_a));
 	memset(&shared_b, 0, sizeof(shared_b));
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(request_threaded_irq(LINE, NULL, shared_thread_fn,
 					      IRQF_SHARED, "a", &shared_a),
 			 0);
@@ -313,7 +280,7 @@ static void rt_forces_handlers_into_threads(void **state)
 	memset(&hard_seen, 0, sizeof(hard_seen));
 	/* Chosen before the boot, as rt is in Linux; the machine keeps it. */
 	assert_int_equal(preempt_model_set(PREEMPT_MODEL_RT), 0);
-	boot(2, (enum preempt_model) - 1);
+	pk_boot_online(2, (enum preempt_model) - 1);
 	assert_true(preempt_model_rt());
 	assert_int_equal(
 		request_irq(LINE, plain_handler, 0, "plain", &plain_seen), 0);
@@ -400,7 +367,8 @@ static void no_machine_no_threads(void **state)
 	pk_irq_cpu_unregister();
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn)                                                                  \
+	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
 int main(void)
 {

@@ -21,40 +21,7 @@
 #include <preempt/timer.h>
 #include <preempt/wait.h>
 
-#include "pk_test.h"
-
-static void boot(int cpus, enum preempt_model model)
-{
-	struct machine_config cfg = {
-		.nr_cpus = cpus, .hz = 1000, .model = (int)model};
-
-	assert_int_equal(machine_boot(&cfg), 0);
-	assert_int_equal(num_online_cpus(), cpus);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	machine_shutdown();
-	capture_stop();
-	preempt_model_set(PREEMPT_MODEL_FULL);
-	return 0;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	capture_reset();
-	return 0;
-}
+#include "pk_machine.h"
 
 /* ---- life cycle ---- */
 
@@ -77,7 +44,7 @@ static void kthreads_run_and_stop(void **state)
 	int cpu = -1;
 
 	(void)state;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	reinit_completion(&started);
 	k = kthread_create(report_and_wait, &cpu, "worker/%d", 7);
 	assert_non_null(k);
@@ -133,7 +100,7 @@ static void completions_ping_pong_across_cpus(void **state)
 	(void)state;
 	init_completion(&pp.ping);
 	init_completion(&pp.pong);
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	a = kthread_run(pinger, &pp, "ping");
 	b = kthread_run(ponger, &pp, "pong");
 	assert_int_equal(kthread_stop(a), 0);
@@ -166,7 +133,7 @@ static void wait_event_sleeps_until_the_condition(void **state)
 
 	(void)state;
 	flag = 0;
-	boot(1, PREEMPT_MODEL_NONE);
+	pk_boot_online(1, PREEMPT_MODEL_NONE);
 	w = kthread_run(flag_waiter, NULL, "waiter");
 	s = kthread_run(flag_setter, NULL, "setter");
 	assert_int_equal(kthread_stop(w), 1);
@@ -188,7 +155,7 @@ static void msleep_sleeps_at_least_that_long(void **state)
 	long slept = 0;
 
 	(void)state;
-	boot(1, PREEMPT_MODEL_FULL);
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
 	kthread_stop(kthread_run(sleeper, &slept, "sleeper"));
 	assert_true(slept >= 20);
 	assert_true(slept < 5000);
@@ -240,7 +207,7 @@ static bool high_preempts_hog(enum preempt_model model, enum hog_point pt)
 
 	high_ran = hog_saw_high = 0;
 	hog_point = pt;
-	boot(1, model);
+	pk_boot_online(1, model);
 	h = kthread_create(high, NULL, "high");
 	sched_set_fifo(h);
 	wake_up_process(h);
@@ -323,7 +290,7 @@ static void migrate_disable_keeps_a_task_on_its_cpu(void **state)
 
 	(void)state;
 	pinned_moves = 0;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	for (int i = 0; i < 4; i++)
 		t[i] = kthread_run(spinner, NULL, "spin/%d", i);
 	t[4] = kthread_run(stays_put, NULL, "pinned/0");
@@ -350,7 +317,7 @@ static void affinity_is_respected(void **state)
 	struct task_struct *k;
 
 	(void)state;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	k = kthread_create(record_cpus, &seen, "affine");
 	assert_int_equal(set_cpus_allowed_ptr(k, 1ULL << 1), 0);
 	kthread_bind(k, 1);
@@ -390,7 +357,7 @@ static void switching_models_loses_nothing(void **state)
 	model_pp.count = 0;
 	init_completion(&model_pp.ping);
 	init_completion(&model_pp.pong);
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	a = kthread_run(pinger, &model_pp, "ping");
 	b = kthread_run(ponger, &model_pp, "pong");
 	busy[0] = kthread_run(busy_then_sleep, &rounds[0], "busy/0");
@@ -454,7 +421,7 @@ static void timers_fire_in_softirq_on_their_cpu(void **state)
 
 	(void)state;
 	init_completion(&tp.done);
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	k = kthread_create(arm_timers, &tp, "timers");
 	kthread_bind(k, 1);
 	wake_up_process(k);
@@ -486,7 +453,7 @@ static void per_cpu_counters_add_up(void **state)
 
 	(void)state;
 	memset(hits, 0, sizeof(hits));
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	for (int i = 0; i < 4; i++)
 		t[i] = kthread_run(count_per_cpu, NULL, "percpu/%d", i);
 	for (int i = 0; i < 4; i++)
@@ -550,7 +517,7 @@ static void hrtimers_fire_in_hardirq_on_their_cpu(void **state)
 
 	(void)state;
 	init_completion(&hp.done);
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	k = kthread_create(use_hrtimers, &hp, "hr");
 	kthread_bind(k, 1);
 	wake_up_process(k);
@@ -593,7 +560,7 @@ static void ksoftirqd_runs_as_a_task_on_its_cpu(void **state)
 	(void)state;
 	init_completion(&softirq_seen.done);
 	open_softirq(BLOCK_SOFTIRQ, record_softirq);
-	boot(2, PREEMPT_MODEL_RT);
+	pk_boot_online(2, PREEMPT_MODEL_RT);
 	k = kthread_create(raise_in_task, NULL, "raiser");
 	kthread_bind(k, 1);
 	wake_up_process(k);
@@ -626,7 +593,7 @@ static void predicates_agree_in_tasks_of_every_model(void **state)
 
 	(void)state;
 	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
-		boot(2, (enum preempt_model)m);
+		pk_boot_online(2, (enum preempt_model)m);
 		assert_int_equal(
 			kthread_stop(kthread_run(probe_walk, m ? seen : first,
 						 "probe")),
@@ -668,7 +635,7 @@ static int cpu_in_preemptible(void *arg)
 static void misuse_is_reported_and_repaired(void **state)
 {
 	(void)state;
-	boot(2, PREEMPT_MODEL_FULL);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
 	assert_int_equal(kthread_stop(kthread_run(schedule_atomic, NULL, "sa")),
 			 0);
 	assert_int_equal(captured.kind, PK_REPORT_SCHED_ATOMIC);
@@ -687,7 +654,8 @@ static void misuse_is_reported_and_repaired(void **state)
 	}
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn)                                                                  \
+	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
 int main(void)
 {

@@ -15,18 +15,10 @@
 #include <preempt/delay.h>
 #include <preempt/sched.h>
 
-#include "pk_test.h"
+#include "pk_machine.h"
 
 #define NR_TASKS 4
 #define RUN_MS 3000
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static volatile unsigned long sink;
 
@@ -65,13 +57,11 @@ static int ticker(void *arg)
 
 static void no_deadlock_when_preempted_around_libc(void **state)
 {
-	struct machine_config cfg = {
-		.nr_cpus = 2, .hz = 1000, .model = PREEMPT_MODEL_FULL};
 	struct task_struct *tasks[NR_TASKS], *tick;
 	unsigned long irq_preemptions = 0, deferred = 0;
 
 	(void)state;
-	assert_int_equal(machine_boot(&cfg), 0);
+	pk_boot(2, PREEMPT_MODEL_FULL);
 	tick = kthread_create(ticker, NULL, "ticker");
 	sched_set_fifo(tick);
 	wake_up_process(tick);

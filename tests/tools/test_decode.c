@@ -16,14 +16,11 @@
 
 #include <cmocka.h>
 
+#define RUN_TOOL_ERR_MAX 8192
+#include "run_tool.h"
+
 #include "cli.h"
 #include "decode.h"
-
-#define assert_contains(hay, needle)                                           \
-	do {                                                                   \
-		if (!strstr((hay), (needle)))                                  \
-			fail_msg("missing \"%s\" in:\n%s", (needle), (hay));   \
-	} while (0)
 
 /* ---- the decoder, called directly ---- */
 
@@ -308,59 +305,10 @@ static void cmd_decode_rejects_bad_options(void **state)
 
 /* ---- the tool, end to end ---- */
 
-struct result {
-	int status;
-	char out[65536];
-	char err[8192];
-};
-
-static struct result res;
-
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-}
-
-static void child(const char *in, int out, int err, const char *const *argv)
-{
-	int fd = open(in ? in : "/dev/null", O_RDONLY);
-
-	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		_exit(126);
-	execv(PREEMPT_TOOL_PATH, (char *const *)argv);
-	_exit(127);
-}
-
-/* Run the tool with stdin from @in (NULL: /dev/null) into res. */
-static int run_tool(const char *in, const char *const *argv)
-{
-	char out_path[] = "/tmp/test_decode_out.XXXXXX";
-	char err_path[] = "/tmp/test_decode_err.XXXXXX";
-	int out = mkstemp(out_path), err = mkstemp(err_path), wstatus;
-	pid_t pid;
-
-	assert_true(out >= 0 && err >= 0);
-	unlink(out_path);
-	unlink(err_path);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid)
-		child(in, out, err, argv);
-	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
-	assert_true(WIFEXITED(wstatus));
-	slurp(out, res.out, sizeof(res.out));
-	slurp(err, res.err, sizeof(res.err));
-	res.status = WEXITSTATUS(wstatus);
-	return res.status;
-}
-
 #define TOOL(in, ...)                                                          \
-	run_tool((in), (const char *const[]){"preempt", "decode", __VA_ARGS__, \
-					     NULL})
+	run_tool_with(                                                         \
+		(in), NULL,                                                    \
+		(const char *const[]){"preempt", "decode", __VA_ARGS__, NULL})
 
 static int count_lines(const char *s)
 {

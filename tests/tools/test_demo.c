@@ -17,51 +17,12 @@
 
 #include <cmocka.h>
 
-static struct {
-	char out[65536], err[65536];
-	int status;
-} res;
-
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-}
-
-static int run_tool(const char *const *argv)
-{
-	char out_path[] = "/tmp/test_demo_out.XXXXXX";
-	char err_path[] = "/tmp/test_demo_err.XXXXXX";
-	int out = mkstemp(out_path), err = mkstemp(err_path), wstatus;
-	pid_t pid;
-
-	assert_true(out >= 0 && err >= 0);
-	unlink(out_path);
-	unlink(err_path);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		int in = open("/dev/null", O_RDONLY);
-
-		if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-		    dup2(err, 2) < 0)
-			_exit(126);
-		execv(PREEMPT_TOOL_PATH, (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
-	assert_true(WIFEXITED(wstatus));
-	slurp(out, res.out, sizeof(res.out));
-	slurp(err, res.err, sizeof(res.err));
-	res.status = WEXITSTATUS(wstatus);
-	return res.status;
-}
+#include "run_tool.h"
 
 #define DEMO(...)                                                              \
-	run_tool((const char *const[]){"preempt", "demo", __VA_ARGS__, NULL})
+	run_tool_with(                                                         \
+		NULL, NULL,                                                    \
+		(const char *const[]){"preempt", "demo", __VA_ARGS__, NULL})
 
 /* ---- a small reader for the tool's JSON: "key": value after @from ---- */
 
@@ -185,8 +146,10 @@ static void bad_options_exit_2_with_one_line(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		run_tool((const char *const[]){"preempt", "demo", bad[i][0],
-					       bad[i][1], bad[i][2], NULL});
+		run_tool_with(NULL, NULL,
+			      (const char *const[]){"preempt", "demo",
+						    bad[i][0], bad[i][1],
+						    bad[i][2], NULL});
 		if (res.status != 2 || count_lines(res.err) != 1 ||
 		    strncmp(res.err, "preempt: demo: ", 15) || res.out[0])
 			fail_msg("%s %s: status %d, stderr:\n%s", bad[i][0],

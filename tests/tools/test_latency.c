@@ -21,67 +21,19 @@
 
 #include <cmocka.h>
 
-#define OUT_MAX (1 << 20)
+#define RUN_TOOL_OUT_MAX (1 << 20)
+#define RUN_TOOL_ERR_MAX 4096
+#include "run_tool.h"
+
 #define MAX_T 8
 #define MAX_ROWS 256
 
-static struct {
-	char out[OUT_MAX], err[4096];
-	int status;
-} res;
-
-#define assert_contains(hay, needle)                                           \
-	do {                                                                   \
-		if (!strstr((hay), (needle)))                                  \
-			fail_msg("missing \"%s\" in:\n%s", (needle), (hay));   \
-	} while (0)
-
 /* ---- running the tool ---------------------------------------------------- */
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-}
-
-/* Run the tool with @env ("NAME=value" or NULL) set in the child. */
-static int run_env(const char *env, const char *const *argv)
-{
-	char out_path[] = "/tmp/test_latency_out.XXXXXX";
-	char err_path[] = "/tmp/test_latency_err.XXXXXX";
-	int out = mkstemp(out_path), err = mkstemp(err_path), wstatus;
-	pid_t pid;
-
-	assert_true(out >= 0 && err >= 0);
-	unlink(out_path);
-	unlink(err_path);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		int in = open("/dev/null", O_RDONLY);
-
-		if (env)
-			putenv((char *)env);
-		if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-		    dup2(err, 2) < 0)
-			_exit(126);
-		execv(PREEMPT_TOOL_PATH, (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
-	assert_true(WIFEXITED(wstatus));
-	slurp(out, res.out, sizeof(res.out));
-	slurp(err, res.err, sizeof(res.err));
-	res.status = WEXITSTATUS(wstatus);
-	return res.status;
-}
-
 #define TOOL_ENV(env, ...)                                                     \
-	run_env((env), (const char *const[]){"preempt", "latency",             \
-					     __VA_ARGS__, NULL})
+	run_tool_with(NULL, (env),                                             \
+		      (const char *const[]){"preempt", "latency", __VA_ARGS__, \
+					    NULL})
 #define TOOL(...) TOOL_ENV(NULL, __VA_ARGS__)
 
 /* ---- an independent parser of cyclictest's output ---------------------- */
