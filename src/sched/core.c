@@ -43,7 +43,6 @@ __thread struct task_struct *pk_current;
 /* Without a machine: the thread's own task and per-thread counters. */
 static __thread struct task_struct host_task;
 static __thread struct pk_sched_stats host_stats;
-static int next_host_pid = 1 << 20;
 
 struct task_struct *get_current(void)
 {
@@ -57,7 +56,6 @@ struct task_struct *get_current(void)
 		host_task.prio = DEFAULT_PRIO;
 		host_task.pk_normal_prio = DEFAULT_PRIO;
 		host_task.cpu = -1;
-		(void)next_host_pid;
 	}
 	return &host_task;
 }
