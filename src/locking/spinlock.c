@@ -14,17 +14,9 @@
 #include <preempt/spinlock.h>
 
 #include "../debug/report.h"
+#include "../sched/sched_internal.h"
 
 #define SPINS_BEFORE_YIELD 256
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket)
 {
@@ -35,7 +27,7 @@ void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket)
 		if (spins >= SPINS_BEFORE_YIELD)
 			sched_yield();
 		else
-			cpu_relax();
+			pk_cpu_relax();
 	}
 }
 
@@ -272,7 +264,8 @@ static void arch_read_lock(rwlock_t *lock)
 				      &lock->cnt, &v, v + 1, true,
 				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return;
-		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield() : cpu_relax();
+		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield()
+					    : pk_cpu_relax();
 	}
 }
 
@@ -285,7 +278,8 @@ static void arch_write_lock(rwlock_t *lock)
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
 			return;
-		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield() : cpu_relax();
+		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield()
+					    : pk_cpu_relax();
 	}
 }
 
