@@ -18,17 +18,20 @@
 
 #define SPINS_BEFORE_YIELD 256
 
+/* One round of waiting: the holder's vCPU thread may be off the host CPU. */
+static void spin_backoff(int spins)
+{
+	if (spins >= SPINS_BEFORE_YIELD)
+		sched_yield();
+	else
+		pk_cpu_relax();
+}
+
 void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket)
 {
 	for (int spins = 0;
-	     __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket;
-	     spins++) {
-		/* The holder's vCPU thread may be off the host CPU. */
-		if (spins >= SPINS_BEFORE_YIELD)
-			sched_yield();
-		else
-			pk_cpu_relax();
-	}
+	     __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket; spins++)
+		spin_backoff(spins);
 }
 
 /* ---- debug ---- */
@@ -264,8 +267,7 @@ static void arch_read_lock(rwlock_t *lock)
 				      &lock->cnt, &v, v + 1, true,
 				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return;
-		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield()
-					    : pk_cpu_relax();
+		spin_backoff(spins);
 	}
 }
 
@@ -278,8 +280,7 @@ static void arch_write_lock(rwlock_t *lock)
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
 			return;
-		spins >= SPINS_BEFORE_YIELD ? (void)sched_yield()
-					    : pk_cpu_relax();
+		spin_backoff(spins);
 	}
 }
 
