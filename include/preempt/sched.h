@@ -371,6 +371,30 @@ enum pk_resched_kind {
 };
 
 /**
+ * struct pk_switch_hook - code run at every context switch, for the layers
+ * above the scheduler (kmap_local, tracing)
+ * @sched_out: in @prev, before the switch, with the rq lock held and
+ *             interrupts off; @prev->__state is TASK_DEAD when it exits
+ * @sched_in:  in @next, after the switch (also a new task's first switch),
+ *             with the rq lock still held and interrupts off
+ *
+ * Both must not sleep, take sleeping locks or raise interrupts.
+ */
+struct pk_switch_hook {
+	void (*sched_out)(struct task_struct *prev, struct task_struct *next);
+	void (*sched_in)(struct task_struct *prev, struct task_struct *next);
+	struct pk_switch_hook *pk_next;
+};
+
+/**
+ * pk_switch_hook_register() - run @hook at every context switch from now
+ * on.  Task context, no machine booted.  Returns 0, or -EBUSY while booted.
+ */
+int pk_switch_hook_register(struct pk_switch_hook *hook);
+/** pk_switch_hook_unregister() - undo the above; same contexts. */
+int pk_switch_hook_unregister(struct pk_switch_hook *hook);
+
+/**
  * struct pk_sched_stats - how a CPU got rescheduled
  * @resched: preemptions and voluntary reschedules taken, by kind
  * @nr_switches: context switches

@@ -202,6 +202,49 @@ static void load_task_tls(struct task_struct *p)
 }
 
 /*
+ * Hooks change only while no machine runs, so the switch reads the chain
+ * without a lock.
+ */
+static struct pk_switch_hook *switch_hooks;
+
+int pk_switch_hook_register(struct pk_switch_hook *hook)
+{
+	if (pk_machine_running())
+		return -EBUSY;
+	hook->pk_next = switch_hooks;
+	switch_hooks = hook;
+	return 0;
+}
+
+int pk_switch_hook_unregister(struct pk_switch_hook *hook)
+{
+	if (pk_machine_running())
+		return -EBUSY;
+	for (struct pk_switch_hook **pp = &switch_hooks; *pp;
+	     pp = &(*pp)->pk_next) {
+		if (*pp == hook) {
+			*pp = hook->pk_next;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void run_sched_out(struct task_struct *prev, struct task_struct *next)
+{
+	for (struct pk_switch_hook *h = switch_hooks; h; h = h->pk_next)
+		if (h->sched_out)
+			h->sched_out(prev, next);
+}
+
+static void run_sched_in(struct task_struct *prev, struct task_struct *next)
+{
+	for (struct pk_switch_hook *h = switch_hooks; h; h = h->pk_next)
+		if (h->sched_in)
+			h->sched_in(prev, next);
+}
+
+/*
  * After the switch, in the task that now runs, on whatever vCPU it landed:
  * let the previous task go (it may be dead, or wanted elsewhere) and drop
  * the rq lock and the interrupt-disable the switch held.
@@ -212,6 +255,8 @@ static __attribute__((noinline)) void finish_task_switch(void)
 	struct task_struct *prev = rq->prev;
 	bool dead = prev && prev->__state == TASK_DEAD;
 
+	if (unlikely(switch_hooks))
+		run_sched_in(prev, rq->curr);
 	rq->prev = NULL;
 	if (prev)
 		__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
@@ -288,6 +333,8 @@ static void __schedule(bool preempt)
 	next->cpu = rq->cpu;
 	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
 	rq->stats.nr_switches++;
+	if (unlikely(switch_hooks))
+		run_sched_out(prev, next);
 	save_task_tls(prev);
 	load_task_tls(next);
 	pk_current = next;
