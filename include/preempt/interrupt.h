@@ -86,6 +86,25 @@ void pk_irq_cpu_set_ksoftirqd(int cpu, void *task, void (*wake)(void *task));
 /** pk_ksoftirqd_run() - run this CPU's pending softirqs as ksoftirqd. */
 void pk_ksoftirqd_run(void);
 
+/*
+ * PREEMPT_RT bottom halves.  While a machine booted rt runs, a task keeps
+ * its bh state in pk_softirq_disable_cnt instead of the word, and a CPU's
+ * bh sections exclude each other through a per-CPU sleeping lock, which
+ * the locking layer (above this one) supplies: @task says whether the
+ * caller is a task that may sleep; @lock and @unlock take and drop this
+ * CPU's bh lock and keep the task on its CPU in between.
+ */
+struct pk_bh_rt_ops {
+	bool (*task)(void);
+	void (*lock)(void);
+	void (*unlock)(void);
+};
+
+/** pk_softirq_set_rt_ops() - install @ops (see above).  Before boot. */
+void pk_softirq_set_rt_ops(const struct pk_bh_rt_ops *ops);
+/** pk_softirq_set_rt() - the scheduler says an rt machine runs, or not. */
+void pk_softirq_set_rt(bool rt);
+
 /**
  * request_threaded_irq() - install a primary @handler and a @thread_fn
  * @irq: line number, 0..PK_NR_IRQS-1

@@ -39,7 +39,7 @@ typedef struct {
 /** local_unlock() - release this CPU's lock. */
 #define local_unlock(pcpu)                                                     \
 	do {                                                                   \
-		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+		if (pk_spinlocks_sleep()) {                                    \
 			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
 			migrate_enable();                                      \
 		} else {                                                       \
@@ -60,7 +60,7 @@ typedef struct {
 
 #define local_unlock_irq(pcpu)                                                 \
 	do {                                                                   \
-		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+		if (pk_spinlocks_sleep()) {                                    \
 			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
 			migrate_enable();                                      \
 		} else {                                                       \
@@ -82,7 +82,7 @@ typedef struct {
 
 #define local_unlock_irqrestore(pcpu, flags)                                   \
 	do {                                                                   \
-		if (this_cpu_ptr(pcpu)->sl.rt_held) {                          \
+		if (pk_spinlocks_sleep()) {                                    \
 			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
 			migrate_enable();                                      \
 		} else {                                                       \

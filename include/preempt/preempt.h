@@ -439,10 +439,22 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
  * true), so in_nmi() == NMI_MASK asks "nested to the limit?".
  */
 
+/*
+ * PREEMPT_RT keeps the bottom-half state in the task, not in the word, so
+ * that a task with bh disabled or serving a softirq stays preemptible and
+ * may take sleeping locks.  It lives here while the task runs; it stays 0
+ * unless a machine booted rt, so the softirq predicates read both.
+ */
+extern __thread unsigned int pk_softirq_disable_cnt
+	__attribute__((tls_model("initial-exec")));
+
 #define hardirq_count() (preempt_count() & HARDIRQ_MASK)
-#define softirq_count() (preempt_count() & SOFTIRQ_MASK)
+#define softirq_count()                                                        \
+	(((unsigned int)preempt_count() | pk_softirq_disable_cnt) &            \
+	 SOFTIRQ_MASK)
 #define nmi_count() (preempt_count() & NMI_MASK)
-#define irq_count() (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))
+#define irq_count()                                                            \
+	((preempt_count() & (NMI_MASK | HARDIRQ_MASK)) | softirq_count())
 /* Not a kernel name: the interrupt-disable depth kept in bits 24-30. */
 #define pk_irq_disable_depth()                                                 \
 	((preempt_count() & HARDIRQ_DISABLE_MASK) >> HARDIRQ_DISABLE_SHIFT)
@@ -459,7 +471,8 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 #define in_interrupt() (irq_count())
 /** in_task() - task context: no NMI, hardirq or softirq being served. */
 #define in_task()                                                              \
-	(!(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+	(!((preempt_count() & (NMI_MASK | HARDIRQ_MASK)) |                     \
+	   in_serving_softirq()))
 /** in_atomic() - anything at all holds the CPU (do not use in drivers). */
 #define in_atomic() (preempt_count() != 0)
 /** in_atomic_preempt_off() - atomic beyond one preempt_disable(). */

@@ -69,6 +69,13 @@ void rt_mutex_lock(struct rt_mutex *lock);
  */
 int rt_mutex_trylock(struct rt_mutex *lock);
 
+/*
+ * pk_rt_mutex_trylock_any() - rt_mutex_trylock() for the contexts that
+ * contend for an rt spinlock_t without sleeping (an interrupt handler, a
+ * thread outside the machine): the holder is current, whatever it is.
+ */
+int pk_rt_mutex_trylock_any(struct rt_mutex *lock);
+
 /**
  * rt_mutex_unlock() - release @lock, handing it to its most urgent waiter
  *

@@ -74,6 +74,7 @@ struct task_struct {
 	int pk_saved_errno;
 	int pk_saved_migrate_disable;
 	int pk_saved_non_block;
+	unsigned int pk_saved_softirq_disable_cnt; /* rt: bh state */
 	unsigned long pk_saved_preempt_disable_ip;
 	unsigned long pk_saved_irqs_disabled_ip;
 	void *pk_held_locks[8]; /* debug: locks held, for the exit check */

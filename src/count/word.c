@@ -12,3 +12,4 @@ __thread unsigned long pk_irqs_disabled_ip;
 __thread unsigned long pk_preempt_disable_ip;
 __thread int pk_non_block_count;
 __thread int pk_migrate_disable_count;
+__thread unsigned int pk_softirq_disable_cnt;

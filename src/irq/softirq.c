@@ -160,19 +160,28 @@ static void report_softirq_leak(unsigned int nr, void (*action)(void),
 	pk_report_emit(PK_REPORT_SOFTIRQ, NULL, 0, &buf);
 }
 
+/* The word, with an rt task's bh state folded in where the kernel has it. */
+static unsigned int context_count(void)
+{
+	return (unsigned int)preempt_count() | softirq_count();
+}
+
 static void run_vector(struct pk_irq_cpu *c, unsigned int nr, bool ksoftirqd)
 {
 	void (*action)(void) =
 		__atomic_load_n(&softirq_vec[nr], __ATOMIC_ACQUIRE);
-	unsigned int before = (unsigned int)preempt_count(), after;
+	unsigned int before = (unsigned int)preempt_count();
+	unsigned int before_bh = pk_softirq_disable_cnt;
+	unsigned int shown = context_count();
 
 	if (!action)
 		return;
 	action();
-	after = (unsigned int)preempt_count();
-	if (unlikely(after != before)) {
-		report_softirq_leak(nr, action, before, after);
+	if (unlikely(preempt_count() != (int)before ||
+		     pk_softirq_disable_cnt != before_bh)) {
+		report_softirq_leak(nr, action, shown, context_count());
 		preempt_count_set((int)before);
+		pk_softirq_disable_cnt = before_bh;
 	}
 	if (ksoftirqd)
 		pk_stat_inc(c, softirq_ksoftirqd);
@@ -185,13 +194,17 @@ static void run_vector(struct pk_irq_cpu *c, unsigned int nr, bool ksoftirqd)
  * CPU's softirq_owner held.  Handlers run with interrupts enabled, so a
  * hardirq (or its replay) can interrupt them.
  */
-static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd)
+static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd, bool rt)
 {
 	long end = now_ns() + MAX_SOFTIRQ_TIME_NS;
 	int restart = MAX_SOFTIRQ_RESTART;
 	unsigned int pending;
 
-	__preempt_count_add(SOFTIRQ_OFFSET);
+	/* rt: the task serves them preemptibly, its word untouched. */
+	if (rt)
+		pk_softirq_disable_cnt += SOFTIRQ_OFFSET;
+	else
+		__preempt_count_add(SOFTIRQ_OFFSET);
 	for (;;) {
 		pending = __atomic_exchange_n(&c->softirq_pending, 0,
 					      __ATOMIC_SEQ_CST);
@@ -207,7 +220,10 @@ static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd)
 			break;
 		}
 	}
-	__preempt_count_sub(SOFTIRQ_OFFSET);
+	if (rt)
+		pk_softirq_disable_cnt -= SOFTIRQ_OFFSET;
+	else
+		__preempt_count_sub(SOFTIRQ_OFFSET);
 }
 
 /* From irq_exit(), interrupts disabled, no interrupt context left. */
@@ -223,7 +239,7 @@ void pk_softirq_irq_exit(struct pk_irq_cpu *c)
 	/* ksoftirqd is at it: it will see these too. */
 	if (!softirq_trylock(c, OWNER_CPU))
 		return;
-	handle_softirqs(c, false);
+	handle_softirqs(c, false, false);
 	softirq_unlock(c);
 }
 
@@ -251,16 +267,110 @@ static void do_softirq(void)
 		return;
 	local_irq_save(flags);
 	if (local_softirq_pending() && softirq_lock_task(c)) {
-		handle_softirqs(c, !pthread_equal(c->thread, pthread_self()));
+		handle_softirqs(c, !pthread_equal(c->thread, pthread_self()),
+				false);
 		softirq_unlock(c);
 	}
 	local_irq_restore(flags);
+}
+
+/*
+ * ---- PREEMPT_RT bottom halves ----
+ * A task's bh state is pk_softirq_disable_cnt (saved with the task), and
+ * its outermost preemptible bh section holds the CPU's bh lock, a sleeping
+ * lock with PI: two tasks' bh sections on one CPU exclude each other as
+ * the word's would, while both stay preemptible.
+ */
+
+#define BH_RT_LOCKED 1U /* this task holds its CPU's bh lock */
+
+static const struct pk_bh_rt_ops *bh_rt_ops;
+static bool bh_rt;
+
+void pk_softirq_set_rt_ops(const struct pk_bh_rt_ops *ops)
+{
+	bh_rt_ops = ops;
+}
+
+void pk_softirq_set_rt(bool rt)
+{
+	__atomic_store_n(&bh_rt, rt && bh_rt_ops, __ATOMIC_RELEASE);
+}
+
+/* Interrupt handlers and threads outside the machine use the word. */
+static bool bh_in_task(void)
+{
+	return unlikely(__atomic_load_n(&bh_rt, __ATOMIC_RELAXED)) &&
+	       !(preempt_count() & (NMI_MASK | HARDIRQ_MASK)) &&
+	       bh_rt_ops->task();
+}
+
+/* @cnt may carry a raw spinlock's preempt offset: that goes in the word. */
+static void rt_bh_disable(unsigned int cnt)
+{
+	if (WARN_ONCE((pk_softirq_disable_cnt & SOFTIRQ_MASK) +
+				      (cnt & SOFTIRQ_MASK) >
+			      SOFTIRQ_MASK,
+		      "local_bh_disable() nested too deep"))
+		return;
+	/* Not preemptible: nothing else can run here to need excluding. */
+	if (!(pk_softirq_disable_cnt & SOFTIRQ_MASK) && preemptible()) {
+		bh_rt_ops->lock();
+		pk_softirq_disable_cnt |= BH_RT_LOCKED;
+	}
+	pk_softirq_disable_cnt += cnt & SOFTIRQ_MASK;
+	__preempt_count_add(cnt & ~SOFTIRQ_MASK);
+}
+
+/* Holding the bh: serve what is pending, preemptibly. */
+static void rt_run_softirqs(struct pk_irq_cpu *c, bool ksoftirqd)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	/* Held only by another bh section of this CPU, which will see these. */
+	if (softirq_trylock(c, ksoftirqd ? OWNER_KSOFTIRQD : OWNER_CPU)) {
+		handle_softirqs(c, ksoftirqd, true);
+		softirq_unlock(c);
+	}
+	local_irq_restore(flags);
+}
+
+static void rt_bh_enable(unsigned int cnt, bool ksoftirqd)
+{
+	unsigned int bh = cnt & SOFTIRQ_MASK;
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	WARN_ON_ONCE(irqs_disabled());
+	if (WARN_ONCE((pk_softirq_disable_cnt & SOFTIRQ_MASK &
+		       ~SOFTIRQ_OFFSET) < bh,
+		      "local_bh_enable() without local_bh_disable()"))
+		return;
+	__preempt_count_sub(cnt & ~SOFTIRQ_MASK);
+	if ((pk_softirq_disable_cnt & SOFTIRQ_MASK) == bh && c &&
+	    local_softirq_pending()) {
+		if (preemptible())
+			rt_run_softirqs(c, ksoftirqd);
+		else
+			wakeup_softirqd(c);
+	}
+	pk_softirq_disable_cnt -= bh;
+	if (pk_softirq_disable_cnt == BH_RT_LOCKED) {
+		pk_softirq_disable_cnt = 0;
+		bh_rt_ops->unlock();
+	}
+	if (cnt & ~SOFTIRQ_MASK)
+		preempt_check_resched();
 }
 
 /* ---- bottom-half disabling ---- */
 
 void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 {
+	if (bh_in_task()) {
+		rt_bh_disable(cnt);
+		return;
+	}
 	/* 127 levels fill the softirq byte; one more would spill into hardirq.
 	 */
 	if (WARN_ONCE(softirq_count() + (cnt & SOFTIRQ_MASK) > SOFTIRQ_MASK,
@@ -274,6 +384,10 @@ void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 {
 	(void)ip;
+	if (bh_in_task()) {
+		rt_bh_enable(cnt, false);
+		return;
+	}
 	WARN_ON_ONCE(in_hardirq());
 	WARN_ON_ONCE(irqs_disabled());
 	/* The bh-disabled part is the even part of the softirq byte. */
@@ -301,7 +415,7 @@ static void ksoftirqd_run(struct pk_irq_cpu *c)
 			continue;
 		}
 		local_irq_disable();
-		handle_softirqs(c, true);
+		handle_softirqs(c, true, false);
 		local_irq_enable();
 		softirq_unlock(c);
 		/* handle_softirqs() woke us for what it left: consume that. */
@@ -315,6 +429,12 @@ void pk_ksoftirqd_run(void)
 
 	if (!c || !local_softirq_pending())
 		return;
+	/* rt: a bh section of its own, which serves them on the way out. */
+	if (bh_in_task()) {
+		rt_bh_disable(SOFTIRQ_DISABLE_OFFSET);
+		rt_bh_enable(SOFTIRQ_DISABLE_OFFSET, true);
+		return;
+	}
 	/*
 	 * A task on the CPU: an irq exit on this CPU releases the owner word
 	 * before it returns, and a holder is never preempted, so it is free
@@ -323,7 +443,7 @@ void pk_ksoftirqd_run(void)
 	if (!softirq_trylock(c, OWNER_KSOFTIRQD))
 		return;
 	local_irq_disable();
-	handle_softirqs(c, true);
+	handle_softirqs(c, true, false);
 	local_irq_enable();
 	softirq_unlock(c);
 }
@@ -515,11 +635,24 @@ __attribute__((constructor)) static void softirq_init(void)
 	open_softirq(HI_SOFTIRQ, tasklet_hi_action);
 }
 
+/*
+ * Under rt the tasklet may be running in a softirq we preempted on this
+ * CPU: cycling the CPU's bh lock lets it finish, boosted.
+ */
+static void tasklet_wait_step(void)
+{
+	if (bh_in_task()) {
+		local_bh_disable();
+		local_bh_enable();
+	}
+	sched_yield();
+}
+
 void tasklet_disable(struct tasklet_struct *t)
 {
 	__atomic_add_fetch(&t->count, 1, __ATOMIC_SEQ_CST);
 	while (test_state(t, TASKLET_STATE_RUN))
-		sched_yield();
+		tasklet_wait_step();
 }
 
 void tasklet_enable(struct tasklet_struct *t)
@@ -532,8 +665,8 @@ void tasklet_kill(struct tasklet_struct *t)
 	might_sleep();
 	while (test_and_set_state(t, TASKLET_STATE_SCHED))
 		while (test_state(t, TASKLET_STATE_SCHED))
-			sched_yield();
+			tasklet_wait_step();
 	while (test_state(t, TASKLET_STATE_RUN))
-		sched_yield();
+		tasklet_wait_step();
 	clear_state(t, TASKLET_STATE_SCHED);
 }

@@ -368,6 +368,11 @@ int rt_mutex_trylock(struct rt_mutex *lock)
 	return rt_mutex_cmpxchg_acquire(lock, current);
 }
 
+int pk_rt_mutex_trylock_any(struct rt_mutex *lock)
+{
+	return rt_mutex_cmpxchg_acquire(lock, current);
+}
+
 void rt_mutex_unlock(struct rt_mutex *lock)
 {
 	struct task_struct *me = current;

@@ -130,7 +130,7 @@ bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock)
 
 bool pk_spinlocks_sleep(void)
 {
-	/* Under rt softirqs run in task context: only hardirq must spin. */
+	/* Softirqs run in tasks under rt; hardirq spins for the rt_mutex. */
 	return pk_machine_rt() && pk_on_machine_task() && !in_hardirq();
 }
 
@@ -141,25 +141,79 @@ void spin_lock_init(spinlock_t *lock)
 	lock->rt_held = 0;
 }
 
-/* PREEMPT_RT: a sleeping lock with PI; the task stays on its CPU. */
+enum { RT_HELD_NONE, RT_HELD_SLEEPING, RT_HELD_SPINNING };
+
+/* Cannot sleep, must still exclude the tasks that sleep for @rtm. */
+static void rt_spin_for(struct rt_mutex *rtm)
+{
+	for (int spins = 0; !pk_rt_mutex_trylock_any(rtm); spins++)
+		spin_backoff(spins);
+}
+
+/*
+ * PREEMPT_RT: the rt_mutex is the lock.  A task sleeps for it, with PI,
+ * and stays on its CPU while it holds it; a context that cannot sleep (an
+ * interrupt handler, a thread outside the machine) spins for it.  False
+ * when no rt machine runs: the caller spins on the raw lock.
+ */
 static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
 {
-	if (!pk_spinlocks_sleep())
+	bool sleep;
+
+	if (!pk_machine_rt())
 		return false;
-	migrate_disable();
-	rt_mutex_lock(rtm);
-	*rt_held = 1;
+	sleep = pk_spinlocks_sleep();
+	if (unlikely(rt_mutex_owner(rtm) == current)) {
+		/* Reported and counted by the rt_mutex; the outer hold's
+		 * mark stays, for the outer unlock. */
+		rt_mutex_lock(rtm);
+		return true;
+	}
+	if (sleep) {
+		migrate_disable();
+		rt_mutex_lock(rtm);
+	} else {
+		/* In an interrupt handler: the kernel's report, then spin. */
+		might_sleep();
+		rt_spin_for(rtm);
+	}
+	*rt_held = sleep ? RT_HELD_SLEEPING : RT_HELD_SPINNING;
 	return true;
 }
 
 static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
 {
-	if (!*rt_held)
+	int how = *rt_held;
+	bool outer = !rtm->depth;
+
+	if (how == RT_HELD_NONE)
 		return false;
-	*rt_held = 0;
+	if (outer)
+		*rt_held = RT_HELD_NONE;
 	rt_mutex_unlock(rtm);
-	migrate_enable();
+	if (outer && how == RT_HELD_SLEEPING)
+		migrate_enable();
 	return true;
+}
+
+/* rt_lock() without waiting: 1 taken, 0 busy, -1 no rt machine. */
+static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
+{
+	if (!pk_machine_rt())
+		return -1;
+	if (!pk_spinlocks_sleep()) {
+		if (!pk_rt_mutex_trylock_any(rtm))
+			return 0;
+		*rt_held = RT_HELD_SPINNING;
+		return 1;
+	}
+	migrate_disable();
+	if (rt_mutex_trylock(rtm)) {
+		*rt_held = RT_HELD_SLEEPING;
+		return 1;
+	}
+	migrate_enable();
+	return 0;
 }
 
 void spin_lock(spinlock_t *lock)
@@ -176,27 +230,17 @@ void spin_unlock(spinlock_t *lock)
 
 int spin_trylock(spinlock_t *lock)
 {
-	if (pk_spinlocks_sleep()) {
-		migrate_disable();
-		if (rt_mutex_trylock(&lock->rtm)) {
-			lock->rt_held = 1;
-			return 1;
-		}
-		migrate_enable();
-		return 0;
-	}
-	return raw_spin_trylock(&lock->rlock);
+	int ret = rt_trylock(&lock->rtm, &lock->rt_held);
+
+	return ret >= 0 ? ret : raw_spin_trylock(&lock->rlock);
 }
 
+/* rt: bh state is the task's, so the bh section may sleep for the lock. */
 void spin_lock_bh(spinlock_t *lock)
 {
-	/*
-	 * rt: sleep for the lock first, then disable bh.  PREEMPT_RT keeps
-	 * the bh state in the task, so it may sleep with bh off; our word
-	 * counts bh as atomic, so the sleeping part comes before.
-	 */
-	if (rt_lock(&lock->rtm, &lock->rt_held)) {
+	if (pk_machine_rt()) {
 		local_bh_disable();
+		spin_lock(lock);
 		return;
 	}
 	raw_spin_lock_bh(&lock->rlock);
@@ -205,8 +249,8 @@ void spin_lock_bh(spinlock_t *lock)
 void spin_unlock_bh(spinlock_t *lock)
 {
 	if (lock->rt_held) {
+		spin_unlock(lock);
 		local_bh_enable();
-		rt_unlock(&lock->rtm, &lock->rt_held);
 		return;
 	}
 	raw_spin_unlock_bh(&lock->rlock);
@@ -362,7 +406,7 @@ void write_unlock_bh(rwlock_t *lock)
 
 void read_lock_irq(rwlock_t *lock)
 {
-	if (!pk_spinlocks_sleep())
+	if (!pk_machine_rt())
 		local_irq_disable();
 	read_lock(lock);
 }
@@ -378,7 +422,7 @@ void read_unlock_irq(rwlock_t *lock)
 
 void write_lock_irq(rwlock_t *lock)
 {
-	if (!pk_spinlocks_sleep())
+	if (!pk_machine_rt())
 		local_irq_disable();
 	write_lock(lock);
 }
@@ -397,7 +441,7 @@ unsigned long pk_read_lock_irqsave(rwlock_t *lock)
 	unsigned long flags;
 
 	local_save_flags(flags);
-	if (!pk_spinlocks_sleep())
+	if (!pk_machine_rt())
 		local_irq_save(flags);
 	read_lock(lock);
 	return flags;
@@ -408,7 +452,7 @@ unsigned long pk_write_lock_irqsave(rwlock_t *lock)
 	unsigned long flags;
 
 	local_save_flags(flags);
-	if (!pk_spinlocks_sleep())
+	if (!pk_machine_rt())
 		local_irq_save(flags);
 	write_lock(lock);
 	return flags;
@@ -453,7 +497,7 @@ int spin_trylock_bh(spinlock_t *lock)
 
 int spin_trylock_irq(spinlock_t *lock)
 {
-	bool rt = pk_spinlocks_sleep();
+	bool rt = pk_machine_rt();
 
 	if (!rt)
 		local_irq_disable();
@@ -466,7 +510,7 @@ int spin_trylock_irq(spinlock_t *lock)
 
 int pk_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags)
 {
-	bool rt = pk_spinlocks_sleep();
+	bool rt = pk_machine_rt();
 
 	local_save_flags(*flags);
 	if (!rt)

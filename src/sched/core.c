@@ -188,6 +188,7 @@ static void save_task_tls(struct task_struct *p)
 	p->pk_saved_errno = errno;
 	p->pk_saved_migrate_disable = pk_migrate_disable_count;
 	p->pk_saved_non_block = pk_non_block_count;
+	p->pk_saved_softirq_disable_cnt = pk_softirq_disable_cnt;
 	p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
 	p->pk_saved_irqs_disabled_ip = pk_irqs_disabled_ip;
 }
@@ -197,6 +198,7 @@ static void load_task_tls(struct task_struct *p)
 	errno = p->pk_saved_errno;
 	pk_migrate_disable_count = p->pk_saved_migrate_disable;
 	pk_non_block_count = p->pk_saved_non_block;
+	pk_softirq_disable_cnt = p->pk_saved_softirq_disable_cnt;
 	pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
 	pk_irqs_disabled_ip = p->pk_saved_irqs_disabled_ip;
 }

@@ -481,6 +481,7 @@ int machine_boot(const struct machine_config *cfg)
 	/* Decided before configure() sets the model, which checks it. */
 	booted_rt = cfg && cfg->model >= 0 ? cfg->model == PREEMPT_MODEL_RT
 					   : preempt_model_rt();
+	pk_softirq_set_rt(booted_rt);
 	configure(cfg);
 	n = nr_cpus;
 	boot_ns = now_ns();
@@ -494,6 +495,7 @@ int machine_boot(const struct machine_config *cfg)
 			       "hrtimer", runqueues))) {
 		free_irq(PK_TICK_IRQ, runqueues);
 		free_irq(PK_RESCHED_IRQ, runqueues);
+		pk_softirq_set_rt(false);
 		booted = 0;
 		return err;
 	}
@@ -560,6 +562,7 @@ void machine_shutdown(void)
 			task_free(node->task);
 		free(node);
 	}
+	pk_softirq_set_rt(false);
 	__atomic_store_n(&nr_cpus, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&booted, 0, __ATOMIC_RELEASE);
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include <preempt/bottom_half.h>
 #include <preempt/bug.h>
 #include <preempt/delay.h>
 #include <preempt/hrtimer.h>
@@ -101,6 +102,27 @@ void add_timer(struct timer_list *t)
 	mod_timer(t, t->expires);
 }
 
+/*
+ * Wait until @t's callback is no longer running on @rq's CPU.  On our own
+ * CPU only an rt softirq that we preempted can be running it: waiting for
+ * the CPU's bh lock lets it finish, and lends it our priority, as
+ * PREEMPT_RT's timer expiry lock does.
+ */
+static void wait_running_timer(struct rq *rq, struct timer_list *t)
+{
+	while (__atomic_load_n(&rq->running_timer, __ATOMIC_ACQUIRE) == t) {
+		if (rq != pk_this_rq) {
+			sched_yield();
+			continue;
+		}
+		if (WARN_ONCE(in_serving_softirq(),
+			      "del_timer_sync() from its own callback"))
+			return;
+		local_bh_disable();
+		local_bh_enable();
+	}
+}
+
 int del_timer_sync(struct timer_list *t)
 {
 	int was;
@@ -108,9 +130,7 @@ int del_timer_sync(struct timer_list *t)
 	might_sleep();
 	was = del_timer(t);
 	for (int i = 0; i < num_online_cpus(); i++)
-		while (__atomic_load_n(&pk_cpu_rq(i)->running_timer,
-				       __ATOMIC_ACQUIRE) == t)
-			sched_yield();
+		wait_running_timer(pk_cpu_rq(i), t);
 	return was;
 }
 

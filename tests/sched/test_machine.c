@@ -587,9 +587,23 @@ static int probe_walk(void *arg)
 	return preempt_count();
 }
 
+/*
+ * PREEMPT_RT keeps a task's bh-disable state in the task: the same steps
+ * leave those bits out of the word, so in_atomic() and preemptible() follow
+ * the rest of the word, and every softirq predicate answers as before.
+ */
+static void expect_rt(struct pk_context *ctx)
+{
+	ctx->count -= ctx->softirq_count & ~SOFTIRQ_OFFSET & ctx->count;
+	ctx->in_atomic = ctx->count != 0;
+	ctx->in_atomic_preempt_off = ctx->count != PREEMPT_DISABLE_OFFSET;
+	ctx->preemptible = ctx->count == 0 && !ctx->irqs_disabled;
+}
+
 static void predicates_agree_in_tasks_of_every_model(void **state)
 {
-	static struct pk_context first[64], seen[64];
+	static struct pk_context first[64], seen[64], rt[64];
+	int bh_only_preemptible = 0;
 
 	(void)state;
 	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
@@ -599,11 +613,23 @@ static void predicates_agree_in_tasks_of_every_model(void **state)
 						 "probe")),
 			0);
 		machine_shutdown();
-		if (m)
+		if (m == PREEMPT_MODEL_RT) {
+			memcpy(rt, first, sizeof(rt));
+			for (size_t i = 0; i < pk_probe_script_len; i++) {
+				expect_rt(&rt[i]);
+				bh_only_preemptible +=
+					rt[i].preemptible && rt[i].in_softirq;
+			}
+			assert_memory_equal(
+				rt, seen, pk_probe_script_len * sizeof(rt[0]));
+		} else if (m) {
 			assert_memory_equal(first, seen,
 					    pk_probe_script_len *
 						    sizeof(first[0]));
+		}
 	}
+	/* The rt difference is real: bh-disabled steps stay preemptible. */
+	assert_int_equal(bh_only_preemptible, 2);
 	/* And the task's answers are the plain thread's. */
 	probe_walk(seen);
 	assert_memory_equal(first, seen, pk_probe_script_len * sizeof(seen[0]));

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PREEMPT_RT's bottom halves and its spinlock_t as every context sees them,
+ * on a machine booted rt:
+ *  - softirq handlers (timer callbacks, tasklets) run in tasks, take
+ *    sleeping spinlocks without a report, and block on them when contended;
+ *  - two tasks' bh sections on one CPU exclude each other (the per-CPU bh
+ *    lock), while both stay preemptible;
+ *  - a long softirq no longer holds off a real-time task, which it does
+ *    under the full model;
+ *  - threads outside the machine and interrupt handlers contend for the
+ *    same rt_mutex the tasks sleep on, so a spinlock_t excludes them all.
+ *
+ * Tasks record what they saw; only the test thread asserts.  Orderings are
+ * forced on one vCPU with yield() and wake-ups, not with timing; the one
+ * latency comparison has hundreds of milliseconds between its outcomes.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <preempt/bottom_half.h>
+#include <preempt/delay.h>
+#include <preempt/interrupt.h>
+#include <preempt/sched.h>
+#include <preempt/spinlock.h>
+#include <preempt/timer.h>
+
+#include "pk_machine.h"
+
+static DEFINE_SPINLOCK(lock);
+
+static int load(const int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void store(int *p, int v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static bool wait_until_set(const int *flag, long timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+
+	while (!load(flag))
+		if (now_ms() > end)
+			return false;
+	return true;
+}
+
+/* What a softirq handler saw of its context. */
+struct seen {
+	int ran, serving, preemptible, count, holder_inside;
+};
+
+static struct seen seen;
+static int holder_inside;
+
+static void record_softirq_context(void)
+{
+	seen.serving = !!in_serving_softirq();
+	seen.preemptible = preemptible();
+	seen.count = preempt_count();
+}
+
+/* ---- 1. a softirq handler takes a sleeping spinlock ---- */
+
+static void timer_fn(struct timer_list *t)
+{
+	(void)t;
+	spin_lock(&lock);
+	record_softirq_context();
+	spin_unlock(&lock);
+	store(&seen.ran, 1);
+}
+
+static int arm_timer(void *arg)
+{
+	mod_timer(arg, jiffies + 1);
+	return 0;
+}
+
+static void timer_callbacks_take_sleeping_spinlocks(void **state)
+{
+	static struct timer_list t;
+
+	(void)state;
+	memset(&seen, 0, sizeof(seen));
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	timer_setup(&t, timer_fn, 0);
+	assert_int_equal(kthread_stop(kthread_run(arm_timer, &t, "arm")), 0);
+	assert_true(wait_until_set(&seen.ran, 5000));
+	assert_true(seen.serving);
+	assert_true(seen.preemptible); /* rt: softirqs run preemptibly */
+	assert_int_equal(seen.count, 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+/* ---- 2. ... and blocks on it, contended, as a task would ---- */
+
+static void tasklet_fn(struct tasklet_struct *t)
+{
+	(void)t;
+	spin_lock(&lock); /* held by the task it preempted: sleeps */
+	seen.holder_inside = load(&holder_inside);
+	record_softirq_context();
+	spin_unlock(&lock);
+	store(&seen.ran, 1);
+}
+
+static struct tasklet_struct tasklet;
+
+static int hold_and_yield(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	store(&holder_inside, 1);
+	tasklet_schedule(&tasklet); /* wakes ksoftirqd on this CPU */
+	yield();		    /* ksoftirqd runs, blocks on the lock */
+	store(&holder_inside, 0);
+	spin_unlock(&lock); /* hands it over */
+	return 0;
+}
+
+static void tasklets_block_on_a_contended_spinlock(void **state)
+{
+	(void)state;
+	memset(&seen, 0, sizeof(seen));
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	tasklet_setup(&tasklet, tasklet_fn);
+	assert_int_equal(
+		kthread_stop(kthread_run(hold_and_yield, NULL, "hold")), 0);
+	assert_true(wait_until_set(&seen.ran, 5000));
+	assert_false(seen.holder_inside); /* it waited for the unlock */
+	assert_true(seen.serving);
+	assert_int_equal(seen.count, 0);
+	/* No "scheduling while atomic", no sleeping-in-atomic report. */
+	assert_int_equal(captured.nr, 0);
+	tasklet_kill(&tasklet);
+}
+
+/* ---- 3. two tasks' bh sections on one CPU exclude each other ---- */
+
+static struct task_struct *second;
+static int a_inside, b_trying, b_in, a_saw_b_blocked, b_saw_a_inside;
+static int a_preemptible;
+
+static int bh_second(void *arg)
+{
+	(void)arg;
+	store(&b_trying, 1);
+	local_bh_disable(); /* the CPU's bh lock is A's: sleeps */
+	store(&b_in, 1);
+	b_saw_a_inside = load(&a_inside);
+	local_bh_enable();
+	return 0;
+}
+
+static int bh_first(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	store(&a_inside, 1);
+	a_preemptible = preemptible() && in_softirq();
+	wake_up_process(second);
+	yield(); /* legal in an rt bh section: it is preemptible */
+	a_saw_b_blocked = load(&b_trying) && !load(&b_in);
+	store(&a_inside, 0);
+	local_bh_enable();
+	return 0;
+}
+
+static void bh_sections_of_one_cpu_exclude_each_other(void **state)
+{
+	struct task_struct *first;
+
+	(void)state;
+	a_inside = b_trying = b_in = a_saw_b_blocked = b_saw_a_inside = 0;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	second = kthread_create(bh_second, NULL, "bh-b");
+	first = kthread_run(bh_first, NULL, "bh-a");
+	assert_int_equal(kthread_stop(first), 0);
+	assert_int_equal(kthread_stop(second), 0);
+	assert_true(a_preemptible);
+	assert_true(a_saw_b_blocked);
+	assert_true(load(&b_in));
+	assert_false(b_saw_a_inside);
+	assert_int_equal(captured.nr, 0);
+}
+
+/* ---- 4. a long softirq and a real-time task ---- */
+
+#define LONG_SOFTIRQ_MS 400
+#define HIGH_SLEEP_US 20000
+
+static long high_late_ms;
+static int high_done;
+
+static void long_tasklet_fn(struct tasklet_struct *t)
+{
+	long end = now_ms() + LONG_SOFTIRQ_MS;
+
+	(void)t;
+	while (now_ms() < end)
+		;
+}
+
+static int high_sleeper(void *arg)
+{
+	long start = now_ms();
+
+	(void)arg;
+	usleep_range(HIGH_SLEEP_US, HIGH_SLEEP_US);
+	high_late_ms = now_ms() - start - HIGH_SLEEP_US / 1000;
+	store(&high_done, 1);
+	return 0;
+}
+
+static int schedule_long_tasklet(void *arg)
+{
+	tasklet_schedule(arg);
+	return 0;
+}
+
+/* How late a FIFO task's 20 ms sleep ends while a 400 ms softirq runs. */
+static long lateness_behind_a_long_softirq(enum preempt_model model)
+{
+	struct task_struct *high;
+
+	high_done = 0;
+	pk_boot_online(1, model);
+	tasklet_setup(&tasklet, long_tasklet_fn);
+	high = kthread_create(high_sleeper, NULL, "high");
+	sched_set_fifo(high);
+	wake_up_process(high);
+	kthread_stop(kthread_run(schedule_long_tasklet, &tasklet, "kick"));
+	kthread_stop(high);
+	tasklet_kill(&tasklet);
+	machine_shutdown();
+	return load(&high_done) ? high_late_ms : -1;
+}
+
+static void rt_softirqs_do_not_hold_off_rt_tasks(void **state)
+{
+	long full, rt;
+
+	(void)state;
+	full = lateness_behind_a_long_softirq(PREEMPT_MODEL_FULL);
+	rt = lateness_behind_a_long_softirq(PREEMPT_MODEL_RT);
+	print_message("FIFO task late behind a %d ms softirq: full %ld ms, "
+		      "rt %ld ms\n",
+		      LONG_SOFTIRQ_MS, full, rt);
+	assert_true(full >= 0 && rt >= 0);
+	/* Non-rt softirqs are atomic: the task waits for the handler. */
+	assert_true(full > LONG_SOFTIRQ_MS / 2);
+	/* rt: the task preempts the softirq at once. */
+	assert_true(rt < LONG_SOFTIRQ_MS / 4);
+}
+
+/* ---- 5. contexts that cannot sleep contend for the same lock ---- */
+
+#define ROUNDS 100000
+
+static long shared_value;
+
+static void add_one_locked(void)
+{
+	spin_lock(&lock);
+	long v = shared_value;
+
+	for (volatile int i = 0; i < 20; i++)
+		;
+	shared_value = v + 1;
+	spin_unlock(&lock);
+}
+
+static int go;
+
+static int counting_task(void *arg)
+{
+	(void)arg;
+	while (!load(&go)) /* all start together, to contend */
+		;
+	for (int i = 0; i < ROUNDS; i++)
+		add_one_locked();
+	return 0;
+}
+
+static void host_threads_and_tasks_share_rt_spinlocks(void **state)
+{
+	struct task_struct *t[3];
+
+	(void)state;
+	shared_value = go = 0;
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	for (int i = 0; i < 3; i++)
+		t[i] = kthread_run(counting_task, NULL, "count/%d", i);
+	usleep(10000);
+	store(&go, 1);
+	counting_task(NULL); /* a thread outside the machine: it spins */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(kthread_stop(t[i]), 0);
+	assert_int_equal(shared_value, 4 * ROUNDS);
+	assert_false(spin_is_locked(&lock));
+	assert_int_equal(captured.nr, 0);
+}
+
+#define LINE 9
+
+static int handler_got_lock, handler_done;
+
+static irqreturn_t hard_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	spin_lock(&lock); /* spinlock_t in hardirq under rt: reported */
+	handler_got_lock = !load(&holder_inside);
+	spin_unlock(&lock);
+	store(&handler_done, 1);
+	return IRQ_HANDLED;
+}
+
+static void *hold_from_host(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	store(&holder_inside, 1);
+	usleep(20000); /* the handler spins meanwhile, on its vCPU */
+	store(&holder_inside, 0);
+	spin_unlock(&lock);
+	return NULL;
+}
+
+static void hardirq_spins_for_rt_spinlocks_and_is_reported(void **state)
+{
+	pthread_t holder;
+
+	(void)state;
+	handler_got_lock = handler_done = holder_inside = 0;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	assert_int_equal(
+		request_irq(LINE, hard_handler, IRQF_NO_THREAD, "hard", NULL),
+		0);
+	assert_int_equal(pthread_create(&holder, NULL, hold_from_host, NULL),
+			 0);
+	assert_true(wait_until_set(&holder_inside, 5000));
+	assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(0)), 0);
+	pthread_join(holder, NULL);
+	assert_true(wait_until_set(&handler_done, 5000));
+	free_irq(LINE, NULL);
+	assert_true(handler_got_lock); /* only after the host thread let go */
+	if (CONFIG_DEBUG_ATOMIC_SLEEP) {
+		assert_true(captured.nr >= 1);
+		assert_report_contains(
+			"BUG: sleeping function called from invalid context");
+	}
+}
+
+int main(void)
+{
+#define T(fn)                                                                  \
+	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
+	const struct CMUnitTest tests[] = {
+		T(timer_callbacks_take_sleeping_spinlocks),
+		T(tasklets_block_on_a_contended_spinlock),
+		T(bh_sections_of_one_cpu_exclude_each_other),
+		T(rt_softirqs_do_not_hold_off_rt_tasks),
+		T(host_threads_and_tasks_share_rt_spinlocks),
+		T(hardirq_spins_for_rt_spinlocks_and_is_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
