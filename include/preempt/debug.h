@@ -70,12 +70,12 @@ extern __thread unsigned long pk_preempt_disable_ip
 	__attribute__((tls_model("initial-exec")));
 
 /** non_block_start() - sleeping is forbidden until non_block_end(). */
-#define non_block_start() (pk_non_block_count++)
+#define non_block_start() (pk_task_tls(pk_non_block_count)++)
 /** non_block_end() - end a non_block_start() section. */
-#define non_block_end() WARN_ON(pk_non_block_count-- == 0)
+#define non_block_end() WARN_ON(pk_task_tls(pk_non_block_count)-- == 0)
 
 /* Is the current task pinned by migrate_disable()? */
-#define pk_migration_disabled() (pk_migrate_disable_count != 0)
+#define pk_migration_disabled() (pk_task_tls(pk_migrate_disable_count) != 0)
 
 /* ---- reports ---- */
 

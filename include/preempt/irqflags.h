@@ -54,7 +54,7 @@ static __always_inline void __pk_irq_disable(unsigned long ip)
 	if (likely(old != HARDIRQ_DISABLE_MASK))
 		__pk_word_add(HARDIRQ_DISABLE_OFFSET);
 	if (CONFIG_TRACE_IRQFLAGS && !old)
-		pk_irqs_disabled_ip = ip;
+		pk_task_tls(pk_irqs_disabled_ip) = ip;
 	barrier();
 }
 
@@ -78,7 +78,7 @@ static __always_inline void raw_local_irq_enable(void)
 	/* A signal before the and left its lines pending; one after it ran
 	 * them itself.  So the flag is read after the depth is cleared. */
 	barrier();
-	if (unlikely(pk_irq_soft_pending))
+	if (unlikely(pk_task_tls(pk_irq_soft_pending)))
 		pk_irq_replay();
 }
 
@@ -101,7 +101,7 @@ static __always_inline void __pk_irq_restore(unsigned long flags)
 	if (likely(depth != flags)) {
 		__pk_word_add((unsigned int)(flags - depth));
 		barrier();
-		if (!flags && unlikely(pk_irq_soft_pending))
+		if (!flags && unlikely(pk_task_tls(pk_irq_soft_pending)))
 			pk_irq_replay();
 	}
 }

@@ -127,6 +127,30 @@ __here:                                                                        \
 extern __thread unsigned int pk_preempt_word
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * pk_task_tls(var) - the running task's copy of a per-task thread-local
+ *
+ * A task may resume on another vCPU thread after any preemption point, and
+ * compilers treat the thread pointer as constant within a function: on
+ * arm64 GCC reads tpidr_el0 once and would keep the old thread's address
+ * across the switch.  There every access reads the thread pointer afresh
+ * (the variable's offset from it is constant and may be hoisted).  x86
+ * addresses TLS through %fs, which the switch of threads changes.
+ */
+#if defined(__aarch64__)
+static __always_inline void *__pk_tls_addr(void *var)
+{
+	unsigned long tp;
+
+	__asm__ __volatile__("mrs %0, tpidr_el0" : "=r"(tp));
+	return (void *)(tp + ((unsigned long)var -
+			      (unsigned long)__builtin_thread_pointer()));
+}
+#define pk_task_tls(var) (*(__typeof__(&(var)))__pk_tls_addr(&(var)))
+#else
+#define pk_task_tls(var) (var)
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 /*
  * Inline asm with the TLS variable as a memory operand: GCC and clang emit
@@ -194,35 +218,40 @@ static __always_inline void __pk_word_or(unsigned int mask)
 /* Portable fallback: relaxed atomics are enough to be signal-safe. */
 static __always_inline unsigned int __pk_word(void)
 {
-	return __atomic_load_n(&pk_preempt_word, __ATOMIC_RELAXED);
+	return __atomic_load_n(&pk_task_tls(pk_preempt_word), __ATOMIC_RELAXED);
 }
 
 static __always_inline void __pk_word_add(unsigned int val)
 {
-	__atomic_fetch_add(&pk_preempt_word, val, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&pk_task_tls(pk_preempt_word), val,
+			   __ATOMIC_RELAXED);
 	barrier();
 }
 
 static __always_inline void __pk_word_sub(unsigned int val)
 {
 	barrier();
-	__atomic_fetch_sub(&pk_preempt_word, val, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&pk_task_tls(pk_preempt_word), val,
+			   __ATOMIC_RELAXED);
 }
 
 static __always_inline bool __pk_word_dec_and_test(void)
 {
 	barrier();
-	return __atomic_sub_fetch(&pk_preempt_word, 1, __ATOMIC_RELAXED) == 0;
+	return __atomic_sub_fetch(&pk_task_tls(pk_preempt_word), 1,
+				  __ATOMIC_RELAXED) == 0;
 }
 
 static __always_inline void __pk_word_and(unsigned int mask)
 {
-	__atomic_fetch_and(&pk_preempt_word, mask, __ATOMIC_RELAXED);
+	__atomic_fetch_and(&pk_task_tls(pk_preempt_word), mask,
+			   __ATOMIC_RELAXED);
 }
 
 static __always_inline void __pk_word_or(unsigned int mask)
 {
-	__atomic_fetch_or(&pk_preempt_word, mask, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&pk_task_tls(pk_preempt_word), mask,
+			  __ATOMIC_RELAXED);
 }
 #endif
 
@@ -450,7 +479,8 @@ extern __thread unsigned int pk_softirq_disable_cnt
 
 #define hardirq_count() (preempt_count() & HARDIRQ_MASK)
 #define softirq_count()                                                        \
-	(((unsigned int)preempt_count() | pk_softirq_disable_cnt) &            \
+	(((unsigned int)preempt_count() |                                      \
+	  pk_task_tls(pk_softirq_disable_cnt)) &                               \
 	 SOFTIRQ_MASK)
 #define nmi_count() (preempt_count() & NMI_MASK)
 #define irq_count()                                                            \

@@ -281,7 +281,7 @@ int _cond_resched(void);
  */
 static __always_inline void migrate_disable(void)
 {
-	pk_migrate_disable_count++;
+	pk_task_tls(pk_migrate_disable_count)++;
 	barrier();
 }
 
@@ -293,8 +293,8 @@ static __always_inline void migrate_disable(void)
 static __always_inline void migrate_enable(void)
 {
 	barrier();
-	if (!WARN_ON_ONCE(pk_migrate_disable_count <= 0))
-		pk_migrate_disable_count--;
+	if (!WARN_ON_ONCE(pk_task_tls(pk_migrate_disable_count) <= 0))
+		pk_task_tls(pk_migrate_disable_count)--;
 }
 
 /** is_migration_disabled() - is the current task pinned? */

@@ -9,6 +9,8 @@
 void probe_preempt_disable(void);
 void probe_preempt_enable(void);
 int probe_in_atomic(void);
+void probe_external(void);
+int probe_word_across_calls(void);
 
 void probe_preempt_disable(void)
 {
@@ -22,5 +24,15 @@ void probe_preempt_enable(void)
 
 int probe_in_atomic(void)
 {
+	return in_atomic();
+}
+
+/* Each call may be a preemption point the task resumes from elsewhere. */
+int probe_word_across_calls(void)
+{
+	preempt_disable();
+	probe_external();
+	preempt_enable();
+	probe_external();
 	return in_atomic();
 }

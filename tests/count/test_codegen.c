@@ -142,12 +142,74 @@ static void debug_checks_go_out_of_line(void **state)
 	assert_true(calls_add);
 }
 
+/*
+ * A task resumes on whatever vCPU thread picked it: across a call every
+ * access must find the word through the current thread pointer.  x86-64:
+ * each access is %fs-relative, and the thread pointer is never taken into
+ * a register.
+ */
+static void x86_word_accesses_are_fs_relative(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE, "probe_word_across_calls", insns);
+	int fs = 0;
+
+	(void)state;
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		assert_null(strstr(insns[i].operands, "%fs:0x0,"));
+		fs += writes_tls(&insns[i]);
+	}
+	assert_int_equal(fs, 3); /* incl, decl, and in_atomic()'s load */
+}
+
+/*
+ * arm64, where GCC would read tpidr_el0 once per function: the headers
+ * read it at each access.  Needs a cross compiler; skipped without one.
+ */
+static void arm64_reads_the_thread_pointer_at_each_access(void **state)
+{
+	char cmd[2048], line[512];
+	int mrs = 0, in_func = 0;
+	FILE *p;
+
+	(void)state;
+	if (system("command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && "
+		   "command -v aarch64-linux-gnu-objdump >/dev/null 2>&1")) {
+		printf("no aarch64 cross toolchain: skipped\n");
+		skip();
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "aarch64-linux-gnu-gcc -O2 -std=gnu11 "
+		 "-DCONFIG_DEBUG_PREEMPT=0 -I%s/include -c "
+		 "%s/tests/codegen/probe.c -o %s/probe_aarch64.o && "
+		 "aarch64-linux-gnu-objdump -d --no-show-raw-insn "
+		 "%s/probe_aarch64.o",
+		 PREEMPT_SOURCE_DIR, PREEMPT_SOURCE_DIR, PREEMPT_BINARY_DIR,
+		 PREEMPT_BINARY_DIR);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, "<probe_word_across_calls>:"))
+			in_func = 1;
+		else if (in_func && line[0] == '\n')
+			in_func = 0;
+		else if (in_func && strstr(line, "mrs") &&
+			 strstr(line, "tpidr_el0"))
+			mrs++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(mrs, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(preempt_disable_is_one_incl),
 		cmocka_unit_test(preempt_enable_is_one_decl_and_one_branch),
 		cmocka_unit_test(debug_checks_go_out_of_line),
+		cmocka_unit_test(x86_word_accesses_are_fs_relative),
+		cmocka_unit_test(arm64_reads_the_thread_pointer_at_each_access),
 	};
 
 #if !defined(__x86_64__)
