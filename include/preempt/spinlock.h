@@ -281,10 +281,15 @@ int pk_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags);
 
 /* ---- rwlock_t ---- */
 
+/*
+ * Non-rt: cnt counts readers, -1 for a writer.  Under rt (PREEMPT_RT's
+ * rwbase): cnt counts readers and drops by PK_RW_WRITER_BIAS while a writer
+ * holds or waits; writers, and readers arriving behind one, queue on rtm.
+ */
 typedef struct {
-	int cnt; /* readers, or -1 for a writer */
+	int cnt;
 	struct rt_mutex rtm;
-	int rt_held;
+	struct task_struct *rt_writer; /* waiting for the readers to leave */
 } rwlock_t;
 
 #define __RW_LOCK_UNLOCKED(name)                                               \
@@ -294,7 +299,11 @@ typedef struct {
 #define DEFINE_RWLOCK(name) rwlock_t name = __RW_LOCK_UNLOCKED(name)
 
 void rwlock_init(rwlock_t *lock);
-/** read_lock() - shared hold; non-rt: readers run together.  rt: rt_mutex. */
+/**
+ * read_lock() - shared hold; readers run together in every model.  Under
+ * rt a reader sleeps only behind a writer (whom it does not boost, as in
+ * PREEMPT_RT).  Task, softirq or (non-rt) hardirq context.
+ */
 void read_lock(rwlock_t *lock);
 void read_unlock(rwlock_t *lock);
 /** write_lock() - exclusive hold. */

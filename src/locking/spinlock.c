@@ -299,7 +299,119 @@ void rwlock_init(rwlock_t *lock)
 {
 	lock->cnt = 0;
 	rt_mutex_init(&lock->rtm);
-	lock->rt_held = 0;
+	lock->rt_writer = NULL;
+}
+
+/*
+ * ---- rwlock_t under rt ----
+ * Readers add to cnt while it is not negative.  A writer takes the rt_mutex
+ * (so writers, and readers that find one, queue there with PI among
+ * themselves), subtracts the bias so that new readers queue too, and sleeps
+ * until the readers inside have left; the last one wakes it.  Contexts that
+ * cannot sleep spin where a task would sleep.
+ */
+
+#define RW_WRITER_BIAS (1 << 30)
+
+static bool rt_read_trylock(rwlock_t *lock)
+{
+	int v = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
+
+	while (v >= 0)
+		if (__atomic_compare_exchange_n(&lock->cnt, &v, v + 1, true,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* Take @lock's rt_mutex as a task (true) or by spinning (false). */
+static bool rw_rtm_lock(rwlock_t *lock)
+{
+	bool sleep = pk_spinlocks_sleep();
+
+	if (sleep) {
+		migrate_disable();
+		rt_mutex_lock(&lock->rtm);
+	} else {
+		might_sleep(); /* in an interrupt handler: the kernel's report
+				*/
+		rt_spin_for(&lock->rtm);
+	}
+	return sleep;
+}
+
+static void rw_rtm_unlock(rwlock_t *lock, bool sleep)
+{
+	rt_mutex_unlock(&lock->rtm);
+	if (sleep)
+		migrate_enable();
+}
+
+static void rt_read_lock(rwlock_t *lock)
+{
+	if (rt_read_trylock(lock)) {
+		if (pk_spinlocks_sleep())
+			migrate_disable();
+		return;
+	}
+	/* A writer holds or waits: behind it.  Once we hold the rt_mutex
+	 * no writer does, so cnt is not negative. */
+	rw_rtm_lock(lock);
+	__atomic_add_fetch(&lock->cnt, 1, __ATOMIC_ACQUIRE);
+	rt_mutex_unlock(&lock->rtm); /* the reader keeps migrate_disable() */
+}
+
+static void rt_read_unlock(rwlock_t *lock)
+{
+	int v = __atomic_sub_fetch(&lock->cnt, 1, __ATOMIC_SEQ_CST);
+	struct task_struct *writer;
+
+	if (WARN_ONCE((v < 0 && v > -RW_WRITER_BIAS / 2) || v < -RW_WRITER_BIAS,
+		      "read_unlock() of an rwlock not read-held")) {
+		__atomic_add_fetch(&lock->cnt, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (v == -RW_WRITER_BIAS) {
+		writer = __atomic_load_n(&lock->rt_writer, __ATOMIC_SEQ_CST);
+		if (writer)
+			wake_up_process(writer);
+	}
+	if (pk_spinlocks_sleep())
+		migrate_enable();
+}
+
+static void rt_write_lock(rwlock_t *lock)
+{
+	bool sleep = rw_rtm_lock(lock);
+
+	__atomic_store_n(&lock->rt_writer, sleep ? current : NULL,
+			 __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&lock->cnt, RW_WRITER_BIAS, __ATOMIC_SEQ_CST);
+	for (int spins = 0;
+	     __atomic_load_n(&lock->cnt, __ATOMIC_ACQUIRE) != -RW_WRITER_BIAS;
+	     spins++) {
+		if (!sleep) {
+			spin_backoff(spins);
+			continue;
+		}
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (__atomic_load_n(&lock->cnt, __ATOMIC_SEQ_CST) !=
+		    -RW_WRITER_BIAS)
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	__atomic_store_n(&lock->rt_writer, NULL, __ATOMIC_RELAXED);
+}
+
+static void rt_write_unlock(rwlock_t *lock)
+{
+	if (WARN_ONCE(__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) !=
+			      -RW_WRITER_BIAS,
+		      "write_unlock() of an rwlock not write-held"))
+		return;
+	__atomic_add_fetch(&lock->cnt, RW_WRITER_BIAS, __ATOMIC_RELEASE);
+	rw_rtm_unlock(lock, pk_spinlocks_sleep());
 }
 
 static void arch_read_lock(rwlock_t *lock)
@@ -344,38 +456,42 @@ static void arch_write_unlock(rwlock_t *lock)
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 }
 
-/*
- * Under rt readers take the rt_mutex too: they exclude each other, which
- * PREEMPT_RT's rwbase does not; correct, less parallel.
- */
 void read_lock(rwlock_t *lock)
 {
-	if (rt_lock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_read_lock(lock);
 		return;
+	}
 	preempt_disable();
 	arch_read_lock(lock);
 }
 
 void read_unlock(rwlock_t *lock)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_read_unlock(lock);
 		return;
+	}
 	arch_read_unlock(lock);
 	preempt_enable();
 }
 
 void write_lock(rwlock_t *lock)
 {
-	if (rt_lock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_write_lock(lock);
 		return;
+	}
 	preempt_disable();
 	arch_write_lock(lock);
 }
 
 void write_unlock(rwlock_t *lock)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_write_unlock(lock);
 		return;
+	}
 	arch_write_unlock(lock);
 	preempt_enable();
 }
@@ -404,6 +520,7 @@ void write_unlock_bh(rwlock_t *lock)
 	local_bh_enable();
 }
 
+/* rt: the _irq variants leave interrupts alone, as spin_lock_irq() does. */
 void read_lock_irq(rwlock_t *lock)
 {
 	if (!pk_machine_rt())
@@ -413,8 +530,10 @@ void read_lock_irq(rwlock_t *lock)
 
 void read_unlock_irq(rwlock_t *lock)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_read_unlock(lock);
 		return;
+	}
 	arch_read_unlock(lock);
 	local_irq_enable();
 	preempt_enable();
@@ -429,8 +548,10 @@ void write_lock_irq(rwlock_t *lock)
 
 void write_unlock_irq(rwlock_t *lock)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_write_unlock(lock);
 		return;
+	}
 	arch_write_unlock(lock);
 	local_irq_enable();
 	preempt_enable();
@@ -460,8 +581,10 @@ unsigned long pk_write_lock_irqsave(rwlock_t *lock)
 
 void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_read_unlock(lock);
 		return;
+	}
 	arch_read_unlock(lock);
 	local_irq_restore(flags);
 	preempt_enable();
@@ -469,8 +592,10 @@ void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 
 void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 {
-	if (rt_unlock(&lock->rtm, &lock->rt_held))
+	if (pk_machine_rt()) {
+		rt_write_unlock(lock);
 		return;
+	}
 	arch_write_unlock(lock);
 	local_irq_restore(flags);
 	preempt_enable();
