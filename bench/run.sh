@@ -160,6 +160,10 @@ echo "(written to $out)"
 # PREEMPT_COUNT=n build, in bench-legacy.txt.
 "$(dirname "$0")/legacy_run.sh" "$build"
 
+# Uncontended lock round trips beside glibc's, and in tasks under full and
+# rt, in bench-locks.txt.
+"$(dirname "$0")/locks_run.sh" "$build"
+
 # The port layer's context switch: its own table, in bench-switch.txt.
 "$(dirname "$0")/switch_run.sh" "$build"
 
@@ -185,3 +189,50 @@ bench_need "$sched_bin"
 	"$sched_bin" --ms "${BENCH_SCHED_MS:-1500}"
 } 2>&1 | tee "$sched_out"
 echo "(written to $sched_out)"
+
+# The memory layer: kmalloc/kfree against glibc, and the kmap variants'
+# map+unmap cost, in bench-mm.txt.
+mm_bin=$build/bench/bench_mm
+mm_out=$build/bench-mm.txt
+bench_need "$mm_bin"
+{
+	echo
+	echo "== libpreempt memory layer: bench_mm =="
+	bench_machine
+	bench_compiler "$build"
+	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
+	bench_date
+	echo
+	"$mm_bin" --reps "$reps"
+} 2>&1 | tee "$mm_out"
+echo "(written to $mm_out)"
+
+# The trace layer: its hooks with tracing off and on (bench_trace), and the
+# wall time of one `preempt demo` model run per model, in bench-trace.txt.
+# BENCH_DEMO_S: seconds per model run (default 2).
+trace_bin=$build/bench/bench_trace
+trace_out=$build/bench-trace.txt
+bench_need "$trace_bin"
+{
+	echo
+	echo "== libpreempt trace layer: bench_trace =="
+	bench_machine
+	bench_compiler "$build"
+	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
+	bench_date
+	echo
+	"$trace_bin" --ms "$ms" --reps "$reps"
+	echo
+	demo_s=${BENCH_DEMO_S:-2}
+	echo "-- preempt demo --models M --seconds $demo_s: wall time per run --"
+	for m in none voluntary full lazy rt; do
+		t0=$(date +%s%N)
+		status=ok
+		"$build/preempt" demo --models "$m" --seconds "$demo_s" \
+			>/dev/null 2>&1 || status="exit $?"
+		t1=$(date +%s%N)
+		awk -v m="$m" -v a="$t0" -v b="$t1" -v s="$status" \
+			'BEGIN { printf "%-10s %7.2f s  (%s)\n", m, (b - a) / 1e9, s }'
+	done
+} 2>&1 | tee "$trace_out"
+echo "(written to $trace_out)"

@@ -15,6 +15,7 @@ static const struct command {
 	{"decode", cmd_decode, "explain preempt_count values or kernel logs"},
 	{"latency", cmd_latency, "cyclictest inside the machine"},
 	{"tour", cmd_tour, "walk the context transitions, word by word"},
+	{"trace", cmd_trace, "latency tracers (irqsoff, preemptoff, ...)"},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -19,6 +19,7 @@
  */
 
 #include <preempt/preempt.h>
+#include <preempt/tracepoint.h>
 
 #ifndef CONFIG_TRACE_IRQFLAGS
 #define CONFIG_TRACE_IRQFLAGS CONFIG_DEBUG_PREEMPT
@@ -53,8 +54,10 @@ static __always_inline void __pk_irq_disable(unsigned long ip)
 	/* Saturate: an unbalanced disable loop must not spill into NR. */
 	if (likely(old != HARDIRQ_DISABLE_MASK))
 		__pk_word_add(HARDIRQ_DISABLE_OFFSET);
-	if (CONFIG_TRACE_IRQFLAGS && !old)
+	if (CONFIG_TRACE_IRQFLAGS && !old) {
 		pk_task_tls(pk_irqs_disabled_ip) = ip;
+		pk_trace(irqs_off, ip);
+	}
 	barrier();
 }
 
@@ -65,14 +68,11 @@ static __always_inline void __pk_irq_disable(unsigned long ip)
  */
 #define raw_local_irq_disable() __pk_irq_disable(_THIS_IP_)
 
-/**
- * raw_local_irq_enable() - enable interrupts on this CPU
- *
- * Any context where enabling is legal (not hardirq or NMI).  Interrupts
- * that arrived while disabled run, in hardirq context, before it returns.
- */
-static __always_inline void raw_local_irq_enable(void)
+static __always_inline void __pk_irq_enable(unsigned long ip)
 {
+	/* The tracer takes the section's end while it is still off. */
+	if (CONFIG_TRACE_IRQFLAGS)
+		pk_trace(irqs_on, ip);
 	barrier();
 	__pk_word_and(~HARDIRQ_DISABLE_MASK);
 	/* A signal before the and left its lines pending; one after it ran
@@ -82,6 +82,14 @@ static __always_inline void raw_local_irq_enable(void)
 		pk_irq_replay();
 }
 
+/**
+ * raw_local_irq_enable() - enable interrupts on this CPU
+ *
+ * Any context where enabling is legal (not hardirq or NMI).  Interrupts
+ * that arrived while disabled run, in hardirq context, before it returns.
+ */
+#define raw_local_irq_enable() __pk_irq_enable(_THIS_IP_)
+
 static __always_inline unsigned long __pk_irq_save(unsigned long ip)
 {
 	unsigned long flags = __pk_irq_depth_bits();
@@ -90,7 +98,8 @@ static __always_inline unsigned long __pk_irq_save(unsigned long ip)
 	return flags;
 }
 
-static __always_inline void __pk_irq_restore(unsigned long flags)
+static __always_inline void __pk_irq_restore(unsigned long flags,
+					     unsigned long ip)
 {
 	unsigned long depth = __pk_irq_depth_bits();
 
@@ -99,7 +108,11 @@ static __always_inline void __pk_irq_restore(unsigned long flags)
 		pk_warn_bogus_irq_restore();
 	/* Field-local: the difference never borrows outside the field. */
 	if (likely(depth != flags)) {
+		if (CONFIG_TRACE_IRQFLAGS && !flags)
+			pk_trace(irqs_on, ip);
 		__pk_word_add((unsigned int)(flags - depth));
+		if (CONFIG_TRACE_IRQFLAGS && !depth)
+			pk_trace(irqs_off, ip);
 		barrier();
 		if (!flags && unlikely(pk_task_tls(pk_irq_soft_pending)))
 			pk_irq_replay();
@@ -123,7 +136,7 @@ static __always_inline void __pk_irq_restore(unsigned long flags)
  *
  * Any context, paired with local_irq_save().
  */
-#define raw_local_irq_restore(flags) __pk_irq_restore(flags)
+#define raw_local_irq_restore(flags) __pk_irq_restore(flags, _THIS_IP_)
 
 /** raw_local_save_flags() - the current state, without changing it. */
 #define raw_local_save_flags(flags)                                            \

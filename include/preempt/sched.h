@@ -81,6 +81,8 @@ struct task_struct {
 	int pk_nr_held;
 	void *pk_stack; /* the port layer's stack and saved context */
 	void *pk_ctx;
+	int pagefault_disabled; /* pagefault_disable() depth (uaccess.h) */
+	void *pk_kmap_ctrl;	/* mm: this task's kmap_local slots */
 };
 
 /**
@@ -215,12 +217,19 @@ int machine_boot(const struct machine_config *cfg);
  */
 void machine_shutdown(void);
 
+/* Set while a machine booted rt runs; read it through pk_machine_rt(). */
+extern int pk_rt_machine_running;
+
 /**
- * pk_machine_rt() - was the machine booted with the rt model?  Then
+ * pk_machine_rt() - does a machine booted with the rt model run?  Then
  * spinlock_t sleeps on its tasks, and the model stays rt until shutdown
- * (rt is chosen at boot, as in Linux).
+ * (rt is chosen at boot, as in Linux).  Any context; every spinlock_t
+ * operation asks, so it is one load.
  */
-bool pk_machine_rt(void);
+static inline bool pk_machine_rt(void)
+{
+	return __atomic_load_n(&pk_rt_machine_running, __ATOMIC_ACQUIRE);
+}
 
 /** pk_on_machine_task() - is the caller a task of the booted machine? */
 bool pk_on_machine_task(void);

@@ -5,6 +5,7 @@
 
 #include <preempt/bug.h>
 #include <preempt/irqflags.h>
+#include <preempt/tracepoint.h>
 
 #include "report.h"
 
@@ -126,6 +127,8 @@ void(preempt_count_add)(int val)
 	/* The outermost disable: remember it for "Preemption disabled at:". */
 	if (preempt_count() == val)
 		pk_preempt_disable_ip = ip;
+	/* The preemptoff tracers need this out-of-line add, as in Linux. */
+	pk_trace(preempt_add, ip, val);
 }
 
 void(preempt_count_sub)(int val)
@@ -151,6 +154,7 @@ void(preempt_count_sub)(int val)
 			ip);
 		return;
 	}
+	pk_trace(preempt_sub, ip, val);
 	__preempt_count_sub(val);
 }
 

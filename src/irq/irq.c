@@ -41,6 +41,7 @@
 #include <preempt/hardirq.h>
 #include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
+#include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
 #include "irq.h"
@@ -188,8 +189,12 @@ static void run_action(unsigned int irq, struct irq_action *a,
 		       irq_handler_t handler)
 {
 	unsigned int before = (unsigned int)preempt_count(), after;
+	irqreturn_t ret;
 
-	if (handler((int)irq, a->dev_id) == IRQ_WAKE_THREAD)
+	pk_trace(irq_entry, irq, a->name);
+	ret = handler((int)irq, a->dev_id);
+	pk_trace(irq_exit, irq, (int)ret);
+	if (ret == IRQ_WAKE_THREAD)
 		irq_wake_thread(irq, a);
 	if (unlikely(!irqs_disabled())) {
 		report_irq_enabled(irq, a);
@@ -249,9 +254,14 @@ static void irq_dispatch(struct pk_irq_cpu *c)
 	do {
 		pk_irq_soft_pending = 0;
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
+		/* Interrupt entry is an irqs-off section, as the CPU's is. */
+		if (CONFIG_TRACE_IRQFLAGS)
+			pk_trace(irqs_off, _THIS_IP_);
 		irq_enter();
 		handle_pending(c, &c->pending);
 		irq_exit();
+		if (CONFIG_TRACE_IRQFLAGS)
+			pk_trace(irqs_on, _THIS_IP_);
 		__pk_word_and(~HARDIRQ_DISABLE_MASK);
 		barrier();
 	} while (pk_irq_soft_pending);

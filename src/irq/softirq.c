@@ -29,6 +29,7 @@
 #include <preempt/irqflags.h>
 #include <preempt/lockdep.h>
 #include <preempt/sched.h>
+#include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
 #include "irq.h"
@@ -176,7 +177,9 @@ static void run_vector(struct pk_irq_cpu *c, unsigned int nr, bool ksoftirqd)
 
 	if (!action)
 		return;
+	pk_trace(softirq_entry, nr);
 	action();
+	pk_trace(softirq_exit, nr);
 	if (unlikely(preempt_count() != (int)before ||
 		     pk_softirq_disable_cnt != before_bh)) {
 		report_softirq_leak(nr, action, shown, context_count());
@@ -379,6 +382,9 @@ void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 	__preempt_count_add(cnt);
 	if (CONFIG_DEBUG_PREEMPT && (unsigned int)preempt_count() == cnt)
 		pk_preempt_disable_ip = ip;
+	/* A bh-off section is a preemptoff one, as in the kernel. */
+	if (CONFIG_DEBUG_PREEMPT)
+		pk_trace(preempt_add, ip, (int)cnt);
 }
 
 void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include <preempt/bug.h>
+#include <preempt/interrupt.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
@@ -645,4 +646,39 @@ int pk_spin_trylock_irqsave(spinlock_t *lock, unsigned long *flags)
 	if (!rt)
 		local_irq_restore(*flags);
 	return 0;
+}
+
+/*
+ * ---- PREEMPT_RT's per-CPU bottom-half lock ----
+ * The irq layer keeps an rt task's bh state in the task; what keeps two
+ * tasks' bh sections on one CPU apart is this lock, an rt_mutex per CPU,
+ * so a task that waits for it lends its priority to the holder.  It lives
+ * here, beside spinlock_t, so that a static link that takes locks gets it.
+ */
+
+static struct rt_mutex bh_locks[PK_NR_CPUS];
+
+static void bh_lock(void)
+{
+	migrate_disable();
+	rt_mutex_lock(&bh_locks[raw_smp_processor_id()]);
+}
+
+static void bh_unlock(void)
+{
+	rt_mutex_unlock(&bh_locks[raw_smp_processor_id()]);
+	migrate_enable();
+}
+
+static const struct pk_bh_rt_ops bh_rt_ops = {
+	.task = pk_spinlocks_sleep,
+	.lock = bh_lock,
+	.unlock = bh_unlock,
+};
+
+__attribute__((constructor)) static void bh_lock_init(void)
+{
+	for (int cpu = 0; cpu < PK_NR_CPUS; cpu++)
+		rt_mutex_init(&bh_locks[cpu]);
+	pk_softirq_set_rt_ops(&bh_rt_ops);
 }

@@ -32,6 +32,7 @@
 #include <preempt/irqflags.h>
 #include <preempt/preempt.h>
 #include <preempt/sched.h>
+#include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
 #include "../port/switch.h"
@@ -554,6 +555,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	pk_raw_lock(&rq->lock);
 	p->cpu = cpu;
 	enqueue_task(rq, p, false);
+	pk_trace(sched_wakeup, p, cpu);
 	check_preempt_curr(rq, p);
 	pk_raw_unlock(&rq->lock);
 	local_irq_restore(flags);

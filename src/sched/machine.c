@@ -58,12 +58,12 @@ int pk_machine_hz(void)
 	return machine_hz;
 }
 
-static int booted_rt;
+int pk_rt_machine_running;
 
-bool pk_machine_rt(void)
+static void set_rt_running(bool rt)
 {
-	return pk_machine_running() &&
-	       __atomic_load_n(&booted_rt, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&pk_rt_machine_running, rt, __ATOMIC_RELEASE);
+	pk_softirq_set_rt(rt);
 }
 
 bool pk_on_machine_task(void)
@@ -471,6 +471,7 @@ static void configure(const struct machine_config *cfg)
 int machine_boot(const struct machine_config *cfg)
 {
 	int n, err;
+	bool rt;
 
 	if (__atomic_exchange_n(&booted, 1, __ATOMIC_SEQ_CST))
 		return -EBUSY;
@@ -479,9 +480,9 @@ int machine_boot(const struct machine_config *cfg)
 		return -EINVAL;
 	}
 	/* Decided before configure() sets the model, which checks it. */
-	booted_rt = cfg && cfg->model >= 0 ? cfg->model == PREEMPT_MODEL_RT
-					   : preempt_model_rt();
-	pk_softirq_set_rt(booted_rt);
+	rt = cfg && cfg->model >= 0 ? cfg->model == PREEMPT_MODEL_RT
+				    : preempt_model_rt();
+	set_rt_running(rt);
 	configure(cfg);
 	n = nr_cpus;
 	boot_ns = now_ns();
@@ -495,7 +496,7 @@ int machine_boot(const struct machine_config *cfg)
 			       "hrtimer", runqueues))) {
 		free_irq(PK_TICK_IRQ, runqueues);
 		free_irq(PK_RESCHED_IRQ, runqueues);
-		pk_softirq_set_rt(false);
+		set_rt_running(false);
 		booted = 0;
 		return err;
 	}
@@ -562,7 +563,7 @@ void machine_shutdown(void)
 			task_free(node->task);
 		free(node);
 	}
-	pk_softirq_set_rt(false);
+	set_rt_running(false);
 	__atomic_store_n(&nr_cpus, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&booted, 0, __ATOMIC_RELEASE);
 }

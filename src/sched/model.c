@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <preempt/preempt.h>
+#include <preempt/sched.h>
 
 static const char *const model_names[PREEMPT_MODEL_NR] = {
 	[PREEMPT_MODEL_NONE] = "none", [PREEMPT_MODEL_VOLUNTARY] = "voluntary",
@@ -40,7 +41,6 @@ enum preempt_model preempt_model(void)
 }
 
 bool pk_machine_running(void);
-bool pk_machine_rt(void);
 
 int preempt_model_set(enum preempt_model model)
 {
