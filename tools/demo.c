@@ -102,8 +102,10 @@ static long *samples;
 static int nr_samples, max_samples;
 static long overruns;
 
-static struct pk_context reference[MAX_STEPS];
-static bool have_reference;
+/* The first walk of a non-rt model and of rt: under rt the bh steps
+ * differ as PREEMPT_RT says (pk_context_rt()), and only so. */
+static struct pk_context reference[MAX_STEPS], rt_reference[MAX_STEPS];
+static bool have_reference, have_rt_reference;
 static unsigned long walks, walk_mismatches;
 
 /* ---- hogs ---- */
@@ -274,6 +276,37 @@ static int walk(struct pk_context *seen)
 	return (int)n;
 }
 
+/* Once both references exist: do they differ exactly as rt says? */
+static bool references_agree(int n)
+{
+	struct pk_context want;
+
+	if (!have_reference || !have_rt_reference)
+		return true;
+	for (int i = 0; i < n; i++) {
+		want = reference[i];
+		pk_context_rt(&want);
+		if (memcmp(&want, &rt_reference[i], sizeof(want)))
+			return false;
+	}
+	return true;
+}
+
+/* One walk against its model's reference, which the first walk sets. */
+static bool walk_matches(const struct pk_context *seen, int n)
+{
+	bool rt = pk_machine_rt();
+	struct pk_context *ref = rt ? rt_reference : reference;
+	bool *have = rt ? &have_rt_reference : &have_reference;
+
+	if (!*have) {
+		memcpy(ref, seen, sizeof(seen[0]) * (size_t)n);
+		*have = true;
+		return references_agree(n);
+	}
+	return !memcmp(ref, seen, sizeof(seen[0]) * (size_t)n);
+}
+
 static int probe(void *arg)
 {
 	struct pk_context seen[MAX_STEPS];
@@ -282,15 +315,8 @@ static int probe(void *arg)
 	while (!kthread_should_stop()) {
 		int n = walk(seen);
 
-		if (n < 0 || preempt_count()) {
+		if (n < 0 || preempt_count() || !walk_matches(seen, n))
 			walk_mismatches++;
-		} else if (!have_reference) {
-			memcpy(reference, seen, sizeof(seen[0]) * (size_t)n);
-			have_reference = true;
-		} else if (memcmp(reference, seen,
-				  sizeof(seen[0]) * (size_t)n)) {
-			walk_mismatches++;
-		}
 		walks++;
 		msleep(PROBE_MS);
 	}
@@ -679,7 +705,7 @@ int cmd_demo(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	open_softirq(NET_RX_SOFTIRQ, net_rx_action);
-	have_reference = false;
+	have_reference = have_rt_reference = false;
 	for (int i = 0; i < o.nr_models; i++, n++) {
 		if (run_model(&o, i, &rows[i], &cpus)) {
 			status = 1;

@@ -76,4 +76,14 @@ struct pk_context {
 /** pk_context_read() - snapshot every predicate.  Any context. */
 void pk_context_read(struct pk_context *ctx);
 
+/**
+ * pk_context_rt() - turn @ctx, read in a task of a machine not booted rt,
+ * into what the same step reads in a task of one booted rt
+ *
+ * PREEMPT_RT keeps a task's bh-disable state out of the word: those bits
+ * leave the count, and in_atomic() and preemptible() follow the rest; the
+ * softirq predicates answer as before.  Any context.
+ */
+void pk_context_rt(struct pk_context *ctx);
+
 #endif /* PREEMPT_PROBE_H */

@@ -37,6 +37,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <preempt/bottom_half.h>
 #include <preempt/debug.h>
 #include <preempt/hardirq.h>
 #include <preempt/interrupt.h>
@@ -816,7 +817,16 @@ bool pk_irq_thread_run(void *action)
 	if (!__atomic_exchange_n(&a->thread_pending, 0, __ATOMIC_SEQ_CST))
 		return false;
 	before = (unsigned int)preempt_count();
+	/*
+	 * A forced-threaded handler runs bh-disabled, as the kernel's
+	 * irq_forced_thread_fn() does: the softirqs it raises run here, at
+	 * the enable, not after a wake-up of ksoftirqd.
+	 */
+	if (a->forced)
+		local_bh_disable();
 	a->thread_fn((int)a->irq, a->dev_id);
+	if (a->forced)
+		local_bh_enable();
 	after = (unsigned int)preempt_count();
 	if (unlikely(after != before)) {
 		report_thread_leak(a, before, after);

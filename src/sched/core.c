@@ -378,10 +378,12 @@ static void preempt_schedule_common(enum pk_resched_kind kind)
 		clear_preempt_need_resched();
 		return;
 	}
+	/* Traced, unlike the kernel's: the preempt tracer must see the
+	 * switch's preempt-off section close in the task that resumes. */
 	do {
-		preempt_disable_notrace();
+		preempt_disable();
 		__schedule(true);
-		preempt_enable_no_resched_notrace();
+		preempt_enable_no_resched();
 	} while (need_resched());
 }
 

@@ -162,3 +162,11 @@ void pk_context_read(struct pk_context *ctx)
 		.need_resched = test_preempt_need_resched(),
 	};
 }
+
+void pk_context_rt(struct pk_context *ctx)
+{
+	ctx->count -= ctx->softirq_count & ~SOFTIRQ_OFFSET & ctx->count;
+	ctx->in_atomic = ctx->count != 0;
+	ctx->in_atomic_preempt_off = ctx->count != PREEMPT_DISABLE_OFFSET;
+	ctx->preemptible = ctx->count == 0 && !ctx->irqs_disabled;
+}

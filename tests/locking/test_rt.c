@@ -466,6 +466,44 @@ static void hardirq_spins_for_rt_spinlocks_and_is_reported(void **state)
 	}
 }
 
+/* ---- 7. a forced-threaded handler serves the softirqs it raises ---- */
+
+#define LINE2 11
+
+static char softirq_comm[TASK_COMM_LEN];
+static int softirq_done;
+
+static void block_action(void)
+{
+	snprintf(softirq_comm, sizeof(softirq_comm), "%s", current->comm);
+	store(&softirq_done, 1);
+}
+
+static irqreturn_t raising_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	raise_softirq(BLOCK_SOFTIRQ);
+	return IRQ_HANDLED;
+}
+
+static void forced_threads_serve_their_softirqs(void **state)
+{
+	(void)state;
+	softirq_done = 0;
+	memset(softirq_comm, 0, sizeof(softirq_comm));
+	open_softirq(BLOCK_SOFTIRQ, block_action);
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	assert_int_equal(request_irq(LINE2, raising_handler, 0, "raiser", NULL),
+			 0);
+	assert_int_equal(irq_raise(LINE2, pk_vcpu_irq_cpu(0)), 0);
+	assert_true(wait_until_set(&softirq_done, 5000));
+	free_irq(LINE2, NULL);
+	/* As irq_forced_thread_fn(): at its local_bh_enable(), not in
+	 * ksoftirqd. */
+	assert_string_equal(softirq_comm, "irq/11-raiser");
+}
+
 int main(void)
 {
 #define T(fn)                                                                  \
@@ -479,6 +517,7 @@ int main(void)
 		T(rt_rwlock_writer_waits_for_readers),
 		T(host_threads_and_tasks_share_rt_spinlocks),
 		T(hardirq_spins_for_rt_spinlocks_and_is_reported),
+		T(forced_threads_serve_their_softirqs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

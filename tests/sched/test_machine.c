@@ -588,18 +588,9 @@ static int probe_walk(void *arg)
 }
 
 /*
- * PREEMPT_RT keeps a task's bh-disable state in the task: the same steps
- * leave those bits out of the word, so in_atomic() and preemptible() follow
- * the rest of the word, and every softirq predicate answers as before.
+ * Under rt the same steps differ only as PREEMPT_RT says (pk_context_rt():
+ * bh-disable state out of the word); every other answer is the same.
  */
-static void expect_rt(struct pk_context *ctx)
-{
-	ctx->count -= ctx->softirq_count & ~SOFTIRQ_OFFSET & ctx->count;
-	ctx->in_atomic = ctx->count != 0;
-	ctx->in_atomic_preempt_off = ctx->count != PREEMPT_DISABLE_OFFSET;
-	ctx->preemptible = ctx->count == 0 && !ctx->irqs_disabled;
-}
-
 static void predicates_agree_in_tasks_of_every_model(void **state)
 {
 	static struct pk_context first[64], seen[64], rt[64];
@@ -616,7 +607,7 @@ static void predicates_agree_in_tasks_of_every_model(void **state)
 		if (m == PREEMPT_MODEL_RT) {
 			memcpy(rt, first, sizeof(rt));
 			for (size_t i = 0; i < pk_probe_script_len; i++) {
-				expect_rt(&rt[i]);
+				pk_context_rt(&rt[i]);
 				bh_only_preemptible +=
 					rt[i].preemptible && rt[i].in_softirq;
 			}
