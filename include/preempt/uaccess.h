@@ -139,7 +139,8 @@ unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
  * __copy_from_user_inatomic() / __copy_to_user_inatomic() - the copies
  * without might_fault(), for callers that disabled page faults
  *
- * Any context but NMI.  Return the number of bytes not copied.
+ * Any context but NMI.  Return the number of bytes not copied; unlike
+ * copy_from_user(), they leave the bytes of @to past a fault as they were.
  */
 unsigned long __copy_from_user_inatomic(void *to, const void __user *from,
 					unsigned long n);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <preempt/irqflags.h>
 #include <preempt/uaccess.h>
 
 #include "../debug/report.h"
@@ -93,11 +94,14 @@ void __user *pk_user_map(size_t size)
 int pk_user_unmap(void __user *addr)
 {
 	int i = region_of(addr, 1);
+	size_t size;
 
 	if (i < 0 || regions[i].start != addr)
 		return -EINVAL;
+	/* Read before the slot is free: pk_user_map() may reuse it at once. */
+	size = regions[i].size;
 	__atomic_store_n(&regions[i].start, NULL, __ATOMIC_RELEASE);
-	munmap(addr, regions[i].size + PAGE_SIZE);
+	munmap(addr, size + PAGE_SIZE);
 	return 0;
 }
 
@@ -167,16 +171,40 @@ void pk_mm_fault_handler_install(void)
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = segv_handler;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	/*
+	 * Not SA_ONSTACK: a kmap fault's report symbolizes a backtrace,
+	 * which needs far more stack than an alternate signal stack has
+	 * (ASan's is 54 KiB, SIGSTKSZ 8 KiB) and overran it into the memory
+	 * below.  The faults we own happen on a usable stack; a stack
+	 * overflow is not ours and kills the process either way.
+	 */
+	sa.sa_flags = SA_SIGINFO;
 	/* No interrupt may run, or preempt, inside the fixup. */
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);
 }
 
+/*
+ * Once per process: 0 not yet, 1 being installed, 2 in place.  Nobody
+ * returns before it is in place (a region handed out earlier would fault
+ * into the default action), and interrupts stay off while this thread
+ * holds 1, so whoever waits for it is another thread.
+ */
 void pk_fault_handler_install(void)
 {
-	if (!__atomic_exchange_n(&segv_installed, 1, __ATOMIC_ACQ_REL))
+	unsigned long flags;
+
+	if (likely(__atomic_load_n(&segv_installed, __ATOMIC_ACQUIRE) == 2))
+		return;
+	local_irq_save(flags);
+	if (__atomic_compare_exchange_n(&segv_installed, &(int){0}, 1, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		pk_mm_fault_handler_install();
+		__atomic_store_n(&segv_installed, 2, __ATOMIC_RELEASE);
+	}
+	local_irq_restore(flags);
+	while (__atomic_load_n(&segv_installed, __ATOMIC_ACQUIRE) != 2)
+		pk_cpu_relax();
 }
 
 /* ---- the copies ---- */
@@ -201,15 +229,11 @@ static unsigned long user_copy(void *to, const void *from, unsigned long n,
 	return left;
 }
 
+/* As in the kernel, only copy_from_user() zeroes what it did not copy. */
 unsigned long __copy_from_user_inatomic(void *to, const void __user *from,
 					unsigned long n)
 {
-	unsigned long left = user_copy(to, from, n, from);
-
-	/* The kernel's rule: what was not copied reads as zeroes. */
-	if (unlikely(left))
-		memset((char *)to + (n - left), 0, left);
-	return left;
+	return user_copy(to, from, n, from);
 }
 
 unsigned long __copy_to_user_inatomic(void __user *to, const void *from,
@@ -220,8 +244,14 @@ unsigned long __copy_to_user_inatomic(void __user *to, const void *from,
 
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {
+	unsigned long left;
+
 	might_fault();
-	return __copy_from_user_inatomic(to, from, n);
+	left = __copy_from_user_inatomic(to, from, n);
+	/* What was not copied reads as zeroes. */
+	if (unlikely(left))
+		memset((char *)to + (n - left), 0, left);
+	return left;
 }
 
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)

@@ -15,7 +15,8 @@
  * another vCPU between two calls).  The stack is changed with interrupts
  * off, so neither an interrupt nor a context switch sees it half done.
  *
- * kmap_local_page() in task context also records the page in the task
+ * kmap_local_page() outside hard interrupts (task context, and softirqs,
+ * which rt runs preemptibly) also records the page in the task
  * (task_struct.pk_kmap_ctrl).  The switch hooks unmap the outgoing task's
  * slots from the CPU's window and map the incoming task's back at the same
  * slots; migrate_disable() keeps the task on this CPU, so its addresses
@@ -191,7 +192,14 @@ static void record_task(int slot, struct page *page, int idx)
 {
 	struct pk_kmap_ctrl *ctrl;
 
-	if (!in_task())
+	/*
+	 * Hard interrupts unmap before they return, so their slots never
+	 * meet a switch.  Softirqs are recorded too: on rt a softirq handler
+	 * runs preemptibly in a task, and its mappings must survive that
+	 * task being switched out (elsewhere they are popped before the
+	 * task is switched, and recording them costs nothing).
+	 */
+	if (in_nmi() || in_hardirq())
 		return;
 	ctrl = ctrl_get(current);
 	if (WARN_ONCE(!ctrl, "kmap_local: no memory to record the mapping "
@@ -306,12 +314,17 @@ static void kmap_sched_out(struct task_struct *prev, struct task_struct *next)
 	struct pk_kmap_cpu *c = &pk_task_tls(kmap_cpu);
 
 	(void)next;
-	if (!ctrl || !c->window)
+	if (!ctrl)
 		return;
-	for (int i = 0; i < ctrl->idx; i++)
-		if (ctrl->page[i])
-			pk_highmem_unmap_at(c->window + (size_t)i * PAGE_SIZE);
-	c->idx = 0;
+	/* No window here: the task moved after unmapping everything. */
+	if (c->window) {
+		for (int i = 0; i < ctrl->idx; i++)
+			if (ctrl->page[i])
+				pk_highmem_unmap_at(c->window +
+						    (size_t)i * PAGE_SIZE);
+		c->idx = 0;
+	}
+	/* A dead task's record is reused, wherever it dies. */
 	if (prev->__state != TASK_DEAD)
 		return;
 	WARN(ctrl->idx, "kmap_local: %s/%d exited with %d mapping(s)\n",

@@ -246,11 +246,17 @@ int pk_mm_init(const struct pk_mm_config *cfg)
 	unsigned long flags;
 	int err;
 
-	if (!__atomic_compare_exchange_n(&pk_mm.state, &(int){0}, 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return -EBUSY;
-	/* An interrupt on this thread must not find the layer half up. */
+	/*
+	 * An interrupt on this thread must not find the layer half up: it
+	 * would spin on state 1 over the code it interrupted.  So interrupts
+	 * go off before the claim, not after it.
+	 */
 	local_irq_save(flags);
+	if (!__atomic_compare_exchange_n(&pk_mm.state, &(int){0}, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		local_irq_restore(flags);
+		return -EBUSY;
+	}
 	err = mm_setup(cfg);
 	__atomic_store_n(&pk_mm.state, err ? 3 : 2, __ATOMIC_RELEASE);
 	local_irq_restore(flags);

@@ -428,10 +428,15 @@ void pk_kmalloc_init(void)
 		"kmalloc-8k",
 	};
 
-	for (size_t i = 0; i < NR_KMALLOC; i++)
-		cache_init(&kmalloc_caches[i], names[i], kmalloc_sizes[i],
-			   kmalloc_sizes[i] >= 64 ? 64 : kmalloc_sizes[i],
-			   NULL);
+	/* The largest power of two dividing the size, up to a cache line:
+	 * 64-byte alignment would make kmalloc-96's objects 128 bytes. */
+	for (size_t i = 0; i < NR_KMALLOC; i++) {
+		unsigned int size = kmalloc_sizes[i];
+		unsigned int align = size & -size;
+
+		cache_init(&kmalloc_caches[i], names[i], size,
+			   align > 64 ? 64 : align, NULL);
+	}
 }
 
 static struct kmem_cache *kmalloc_cache(size_t size)

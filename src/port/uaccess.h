@@ -10,7 +10,7 @@
  * uaccess_aarch64.S) whose faulting instructions are listed, with the
  * address to resume at, in pk_port_extable: the fault handler moves the
  * interrupted pc there and the loop returns what it had left, exactly as
- * the kernel's fixups do.  Elsewhere (uaccess_generic.c) a byte loop under
+ * the kernel's fixups do.  Elsewhere (uaccess.c) a byte loop under
  * sigsetjmp() gives the same answer, more slowly.
  */
 

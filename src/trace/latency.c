@@ -87,7 +87,9 @@ void pk_trace_lat_flags(const struct pk_trace_entry *e, char flags[6])
 	flags[0] = irqs_off_flag(e->word);
 	flags[1] = e->word & PREEMPT_NEED_RESCHED ? '.' : 'N';
 	flags[2] = context_flag(e->word);
-	flags[3] = nibble(e->word & PREEMPT_MASK);
+	/* Both depths saturate at f, as ftrace's do. */
+	flags[3] = nibble(
+		(e->word & PREEMPT_MASK) > 15 ? 15 : e->word & PREEMPT_MASK);
 	flags[4] = nibble(e->migrate > 15 ? 15 : e->migrate);
 	flags[5] = '\0';
 }

@@ -162,9 +162,20 @@ void pk_trace_reset_max(void)
 	for (unsigned int i = 0; i < PK_TRACE_MAX_CPUS; i++) {
 		struct pk_trace_cpu *t = &pk_tracer_state.cpus[i];
 
+		/*
+		 * A tracepoint on another thread may be copying a maximum:
+		 * wait for it, or the two would interleave their sequence
+		 * steps and readers could take a torn copy as whole.  One on
+		 * this thread, in a handler that interrupted us, finds the
+		 * flag taken and skips, as it does for its own copies.
+		 */
+		while (__atomic_exchange_n(&t->max_busy, 1, __ATOMIC_ACQUIRE))
+			;
 		__atomic_add_fetch(&t->max_seq, 1, __ATOMIC_RELEASE);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
 		memset(&t->max, 0, sizeof(t->max));
 		__atomic_add_fetch(&t->max_seq, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->max_busy, 0, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&pk_tracer_state.max_latency_ns, 0, __ATOMIC_RELAXED);
 }

@@ -67,6 +67,9 @@ static void kmalloc_family(void **state)
 		memset(p, 0xa5, size);
 		kfree(p);
 	}
+	p = kmalloc(96, GFP_KERNEL); /* its own cache, not 128's */
+	assert_int_equal(ksize(p), 96);
+	kfree(p);
 	p = kzalloc(200, GFP_KERNEL);
 	for (int i = 0; i < 200; i++)
 		assert_int_equal(p[i], 0);

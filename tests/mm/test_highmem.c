@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <preempt/bottom_half.h>
 #include <preempt/gfp.h>
 #include <preempt/highmem.h>
 #include <preempt/interrupt.h>
@@ -394,6 +395,81 @@ static void sleeping_task_finds_its_kmap_local_intact(void **state)
 	run_two_tasks(PREEMPT_MODEL_NONE, &r); /* A sleeps, B runs */
 }
 
+/* ---- rt: a softirq's local mapping survives its task's preemption ---- */
+
+static struct {
+	struct completion b_go;
+	struct page *page_a, *page_s, *page_b;
+	int s_ran, s_preemptible, s_intact;
+} rt_km;
+
+static void km_softirq_action(void)
+{
+	char *p = kmap_local_page(rt_km.page_s);
+
+	strcpy(p, "softirq");
+	rt_km.s_preemptible = preemptible() && in_serving_softirq();
+	complete(&rt_km.b_go); /* B (SCHED_FIFO) runs before this returns */
+	rt_km.s_intact = !strcmp(p, "softirq");
+	kunmap_local(p);
+	rt_km.s_ran = 1;
+}
+
+static int rt_km_b(void *arg)
+{
+	char *p;
+
+	(void)arg;
+	wait_for_completion(&rt_km.b_go);
+	p = kmap_local_page(rt_km.page_b); /* the softirq's slot, if lost */
+	strcpy(p, "task B");
+	kunmap_local(p);
+	return 0;
+}
+
+static int rt_km_a(void *arg)
+{
+	char *p = kmap_local_page(rt_km.page_a); /* A has a record now */
+
+	(void)arg;
+	kunmap_local(p);
+	local_bh_disable();
+	raise_softirq(BLOCK_SOFTIRQ);
+	local_bh_enable(); /* served here, in A, preemptibly */
+	return 0;
+}
+
+static void rt_softirq_keeps_its_kmap_local(void **state)
+{
+	struct task_struct *a, *b;
+
+	(void)state;
+	memset(&rt_km, 0, sizeof(rt_km));
+	init_completion(&rt_km.b_go);
+	rt_km.page_a = high_page();
+	rt_km.page_s = high_page();
+	rt_km.page_b = high_page();
+	open_softirq(BLOCK_SOFTIRQ, km_softirq_action);
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	b = kthread_create(rt_km_b, NULL, "kmap-rt-b");
+	assert_non_null(b);
+	sched_set_fifo(b);
+	wake_up_process(b);
+	a = kthread_run(rt_km_a, NULL, "kmap-rt-a");
+	assert_non_null(a);
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+	machine_shutdown();
+	open_softirq(BLOCK_SOFTIRQ, NULL);
+	assert_true(rt_km.s_ran);
+	assert_true(rt_km.s_preemptible);
+	assert_true(rt_km.s_intact);
+	__free_page(rt_km.page_a);
+	__free_page(rt_km.page_s);
+	__free_page(rt_km.page_b);
+	assert_int_equal(captured.nr, 0);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -411,6 +487,7 @@ int main(void)
 		T(kmap_sleeps_when_every_slot_is_taken),
 		T(preempted_task_finds_its_kmap_local_intact),
 		T(sleeping_task_finds_its_kmap_local_intact),
+		T(rt_softirq_keeps_its_kmap_local),
 	};
 
 	if (pk_mm_init(&cfg) != 0)
