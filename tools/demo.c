@@ -42,6 +42,7 @@
 #include <preempt/spinlock.h>
 
 #include "cli.h"
+#include "irqsource.h"
 
 #define DEMO_HZ 1000
 #define DEMO_IRQ 10	      /* the interrupt source's line */
@@ -228,36 +229,6 @@ static irqreturn_t demo_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-struct source {
-	pthread_t thread;
-	int nr_cpus;
-	int stop;
-	unsigned long raised;
-};
-
-static void *source_thread(void *arg)
-{
-	struct source *src = arg;
-	struct timespec next;
-
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!load(src->stop)) {
-		next.tv_nsec += IRQ_PERIOD_NS;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		for (int cpu = 0; cpu < src->nr_cpus; cpu++) {
-			int irq_cpu = pk_vcpu_irq_cpu(cpu);
-
-			if (irq_cpu >= 0 && !irq_raise(DEMO_IRQ, irq_cpu))
-				add(src->raised, 1);
-		}
-	}
-	return NULL;
-}
-
 /* ---- the context probes, inside the workload ---- */
 
 static int walk(struct pk_context *seen)
@@ -413,7 +384,7 @@ static int run_model(const struct options *o, int idx, struct demo_row *r,
 				     .hz = DEMO_HZ,
 				     .model = (int)o->models[idx]};
 	struct task_struct *tasks[MAX_TASKS];
-	struct source src = {0};
+	struct irq_source src = {.irq = DEMO_IRQ, .period_ns = IRQ_PERIOD_NS};
 	struct counters a, b;
 	int err, nr_cpus, nr_tasks = 0, ret = 0;
 	long t0, t1, end;
@@ -446,10 +417,8 @@ static int run_model(const struct options *o, int idx, struct demo_row *r,
 	tasks[nr_tasks++] = start(probe, "probe", false, -1);
 	for (int i = 0; i <= nr_cpus && nr_tasks < MAX_TASKS; i++)
 		tasks[nr_tasks++] = start(hog, "hog", false, -1);
-	src.nr_cpus = nr_cpus;
-	if (pthread_create(&src.thread, NULL, source_thread, &src)) {
+	if (irq_source_start(&src)) {
 		fprintf(stderr, "preempt: demo: no interrupt source thread\n");
-		src.nr_cpus = -1;
 		ret = 1;
 	}
 	end = t0 + (long)(o->seconds * 1e9);
@@ -465,11 +434,8 @@ static int run_model(const struct options *o, int idx, struct demo_row *r,
 	t1 = now_ns();
 	b = read_counters(nr_cpus);
 	r->hog_loops = load(hog_loops);
-	r->irqs_raised = load(src.raised);
-	if (src.nr_cpus >= 0) {
-		store(src.stop, 1);
-		pthread_join(src.thread, NULL);
-	}
+	r->irqs_raised = irq_source_raised(&src);
+	irq_source_stop(&src);
 	for (int i = 0; i < nr_tasks; i++)
 		if (tasks[i])
 			kthread_stop(tasks[i]);

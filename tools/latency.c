@@ -31,6 +31,7 @@
 #include <preempt/sched.h>
 
 #include "cli.h"
+#include "irqsource.h"
 
 #define CMD "latency"
 #define MAX_THREADS 64
@@ -177,31 +178,6 @@ static irqreturn_t load_irq(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-static int load_stop_flag;
-
-/* A host thread that raises LOAD_IRQ on every vCPU in turn. */
-static void *load_raiser(void *arg)
-{
-	int cpus = (int)(size_t)arg, cpu = 0;
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	while (!__atomic_load_n(&load_stop_flag, __ATOMIC_ACQUIRE)) {
-		int irq_cpu = pk_vcpu_irq_cpu(cpu);
-
-		if (irq_cpu >= 0)
-			irq_raise(LOAD_IRQ, irq_cpu);
-		cpu = (cpu + 1) % cpus;
-		ts.tv_nsec += LOAD_IRQ_NS / cpus;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_nsec -= 1000000000L;
-			ts.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
-	return NULL;
-}
-
 /* ---- output in cyclictest's formats ------------------------------------- */
 
 static long unit(long ns)
@@ -318,11 +294,12 @@ static int run_model(enum preempt_model model, bool header)
 	struct machine_config cfg = {
 		.nr_cpus = 0, .hz = 0, .model = (int)model};
 	struct task_struct *load[MAX_LOAD];
-	pthread_t raiser;
-	bool irq_load = false;
+	/* One raise per vCPU per LOAD_IRQ_NS, the vCPUs in turn. */
+	struct irq_source raiser = {
+		.irq = LOAD_IRQ, .period_ns = LOAD_IRQ_NS, .round_robin = true};
 	long deadline =
 		o.duration_s ? now_ns() + o.duration_s * 1000000000L : 0;
-	int err, cpus;
+	int err;
 
 	err = machine_boot(&cfg);
 	if (err) {
@@ -330,7 +307,6 @@ static int run_model(enum preempt_model model, bool header)
 			strerror(-err));
 		return 1;
 	}
-	cpus = num_online_cpus();
 	if (header)
 		printf("# model: %s\n", preempt_model_str(model));
 	for (int i = 0; i < o.load; i++) {
@@ -338,11 +314,8 @@ static int run_model(enum preempt_model model, bool header)
 		if (load[i])
 			wake_up_process(load[i]);
 	}
-	if (o.load && !request_irq(LOAD_IRQ, load_irq, 0, "load", &o)) {
-		__atomic_store_n(&load_stop_flag, 0, __ATOMIC_RELEASE);
-		irq_load = !pthread_create(&raiser, NULL, load_raiser,
-					   (void *)(size_t)cpus);
-	}
+	if (o.load && !request_irq(LOAD_IRQ, load_irq, 0, "load", &o))
+		irq_source_start(&raiser);
 	for (int i = 0; i < o.threads; i++) {
 		struct lat_thread *t = &threads[i];
 
@@ -379,10 +352,7 @@ static int run_model(enum preempt_model model, bool header)
 	}
 	for (int i = 0; i < o.threads; i++)
 		kthread_stop(threads[i].task);
-	if (irq_load) {
-		__atomic_store_n(&load_stop_flag, 1, __ATOMIC_RELEASE);
-		pthread_join(raiser, NULL);
-	}
+	irq_source_stop(&raiser);
 	if (o.load)
 		free_irq(LOAD_IRQ, &o);
 	for (int i = 0; i < o.load; i++)

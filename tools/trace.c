@@ -34,6 +34,7 @@
 #include <preempt/trace.h>
 
 #include "cli.h"
+#include "irqsource.h"
 
 #define CMD "trace"
 #define TRACE_IRQ 12
@@ -169,30 +170,6 @@ static irqreturn_t trace_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-struct source {
-	pthread_t thread;
-	int nr_cpus, stop;
-};
-
-static void *source_thread(void *arg)
-{
-	struct source *src = arg;
-	struct timespec next;
-
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!__atomic_load_n(&src->stop, __ATOMIC_ACQUIRE)) {
-		next.tv_nsec += IRQ_PERIOD_NS;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		for (int cpu = 0; cpu < src->nr_cpus; cpu++)
-			irq_raise(TRACE_IRQ, pk_vcpu_irq_cpu(cpu));
-	}
-	return NULL;
-}
-
 static struct task_struct *start(int (*fn)(void *), void *arg, const char *name,
 				 bool fifo)
 {
@@ -223,9 +200,13 @@ static int run_sections(const struct trace_opts *o, int nr_cpus)
 	long_done = 0;
 	for (int i = 0; i < nr_cpus && n < MAX_TASKS - 1; i++)
 		tasks[n++] = start(noise, NULL, "noise", false);
-	tasks[n++] = start(long_section, (void *)o, o->wl->name, false);
-	while (!__atomic_load_n(&long_done, __ATOMIC_ACQUIRE))
+	tasks[n] = start(long_section, (void *)o, o->wl->name, false);
+	while (tasks[n] && !__atomic_load_n(&long_done, __ATOMIC_ACQUIRE))
 		usleep(1000);
+	if (!tasks[n++]) {
+		stop_all(tasks, n);
+		return 1;
+	}
 	usleep(20000); /* and some noise after it */
 	stop_all(tasks, n);
 	return 0;
@@ -258,22 +239,19 @@ static int run_machine(const struct trace_opts *o)
 {
 	struct machine_config cfg = {
 		.nr_cpus = o->cpus, .hz = 1000, .model = o->model};
-	struct source src = {0};
-	int err = machine_boot(&cfg), ret;
+	struct irq_source src = {.irq = TRACE_IRQ, .period_ns = IRQ_PERIOD_NS};
+	int err = machine_boot(&cfg), ret = 1;
 
 	if (err) {
 		fprintf(stderr, "preempt: %s: machine_boot: %s\n", CMD,
 			strerror(-err));
 		return 1;
 	}
-	src.nr_cpus = num_online_cpus();
 	err = request_irq(TRACE_IRQ, trace_interrupt, 0, "trace-net", &src);
-	if (!err && pthread_create(&src.thread, NULL, source_thread, &src))
-		err = -EAGAIN;
-	ret = err ? 1 : o->wl->run(o, src.nr_cpus);
 	if (!err) {
-		__atomic_store_n(&src.stop, 1, __ATOMIC_RELEASE);
-		pthread_join(src.thread, NULL);
+		if (!irq_source_start(&src))
+			ret = o->wl->run(o, src.nr_cpus);
+		irq_source_stop(&src);
 		free_irq(TRACE_IRQ, &src);
 	}
 	machine_shutdown();

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/* The tools' interrupt load (irqsource.h). */
+#include <errno.h>
+#include <time.h>
+
+#include <preempt/interrupt.h>
+#include <preempt/sched.h>
+
+#include "irqsource.h"
+
+static void advance(struct timespec *ts, long ns)
+{
+	ts->tv_nsec += ns;
+	while (ts->tv_nsec >= 1000000000L) {
+		ts->tv_nsec -= 1000000000L;
+		ts->tv_sec++;
+	}
+}
+
+static void raise_on(struct irq_source *src, int cpu)
+{
+	int irq_cpu = pk_vcpu_irq_cpu(cpu);
+
+	if (irq_cpu >= 0 && !irq_raise(src->irq, irq_cpu))
+		__atomic_add_fetch(&src->raised, 1, __ATOMIC_RELAXED);
+}
+
+static void *source_thread(void *arg)
+{
+	struct irq_source *src = arg;
+	long step = src->round_robin ? src->period_ns / src->nr_cpus
+				     : src->period_ns;
+	struct timespec next;
+	int cpu = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!__atomic_load_n(&src->stop, __ATOMIC_ACQUIRE)) {
+		advance(&next, step);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (src->round_robin) {
+			raise_on(src, cpu);
+			cpu = (cpu + 1) % src->nr_cpus;
+			continue;
+		}
+		for (int i = 0; i < src->nr_cpus; i++)
+			raise_on(src, i);
+	}
+	return NULL;
+}
+
+int irq_source_start(struct irq_source *src)
+{
+	src->nr_cpus = num_online_cpus();
+	src->stop = 0;
+	src->raised = 0;
+	src->running = src->nr_cpus > 0 &&
+		       !pthread_create(&src->thread, NULL, source_thread, src);
+	return src->running ? 0 : -EAGAIN;
+}
+
+void irq_source_stop(struct irq_source *src)
+{
+	if (!src->running)
+		return;
+	__atomic_store_n(&src->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(src->thread, NULL);
+	src->running = 0;
+}
+
+unsigned long irq_source_raised(const struct irq_source *src)
+{
+	return __atomic_load_n(&src->raised, __ATOMIC_RELAXED);
+}
