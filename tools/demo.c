@@ -497,10 +497,10 @@ static void print_table(const struct options *o, const struct demo_row *rows,
 		       r->softirq_ksoftirqd, r->reports);
 	}
 	printf("\ncontext checks: the probe script walked every %d ms inside "
-	       "the workload, every\nsnapshot equal to the first model's.  "
-	       "Mloop/s: the hogs' work, millions of\nloop iterations per "
-	       "second, all hogs.  See README.md, \"How to read `make "
-	       "run`\".\n",
+	       "the workload, every\nsnapshot equal to the first model's (rt: "
+	       "bh state out of the word, as\nPREEMPT_RT).  Mloop/s: the hogs' "
+	       "work, millions of loop iterations per\nsecond, all hogs.  See "
+	       "README.md, \"How to read `make run`\".\n",
 	       PROBE_MS);
 }
 
