@@ -225,15 +225,44 @@ bool pk_spinlocks_sleep(void);
 /** spin_lock_init() - initialize @lock, unlocked.  Any context. */
 void spin_lock_init(spinlock_t *lock);
 
+/* Set while a machine booted rt runs (sched.h: pk_machine_rt()). */
+extern int pk_rt_machine_running;
+
+/* The rt halves of the inline lock operations below. */
+void pk_spin_lock_rt(spinlock_t *lock);
+void pk_spin_unlock_rt(spinlock_t *lock);
+unsigned long pk_spin_lock_irqsave(spinlock_t *lock);
+void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
+
+/* One load decides between raw_spin_lock() and rt's sleeping lock. */
+static __always_inline bool pk_spin_rt(void)
+{
+	return unlikely(
+		__atomic_load_n(&pk_rt_machine_running, __ATOMIC_ACQUIRE));
+}
+
 /**
  * spin_lock() - take @lock
  *
  * Non-rt: as raw_spin_lock().  rt: may sleep (priority inheritance),
  * preemptible but pinned to the CPU (migrate_disable()).
  */
-void spin_lock(spinlock_t *lock);
-/** spin_unlock() - release @lock. */
-void spin_unlock(spinlock_t *lock);
+static inline void spin_lock(spinlock_t *lock)
+{
+	if (pk_spin_rt())
+		pk_spin_lock_rt(lock);
+	else
+		raw_spin_lock(&lock->rlock);
+}
+
+/** spin_unlock() - release @lock; undoes what its spin_lock() did. */
+static inline void spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(lock->rt_held))
+		pk_spin_unlock_rt(lock);
+	else
+		raw_spin_unlock(&lock->rlock);
+}
 /** spin_trylock() - take @lock if free; 1 on success. */
 int spin_trylock(spinlock_t *lock);
 /** spin_lock_bh() - spin_lock() with bottom halves disabled. */
@@ -244,17 +273,33 @@ void spin_unlock_bh(spinlock_t *lock);
 void spin_lock_irq(spinlock_t *lock);
 /** spin_unlock_irq() - release and enable interrupts (non-rt). */
 void spin_unlock_irq(spinlock_t *lock);
-unsigned long pk_spin_lock_irqsave(spinlock_t *lock);
-void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
+static inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
+{
+	unsigned long flags;
+
+	if (pk_spin_rt())
+		return pk_spin_lock_irqsave(lock);
+	raw_spin_lock_irqsave(&lock->rlock, flags);
+	return flags;
+}
+
+static inline void __pk_spin_unlock_irqrestore(spinlock_t *lock,
+					       unsigned long flags)
+{
+	if (unlikely(lock->rt_held))
+		pk_spin_unlock_irqrestore(lock, flags);
+	else
+		raw_spin_unlock_irqrestore(&lock->rlock, flags);
+}
 
 /** spin_lock_irqsave() - save the interrupt state, then spin_lock_irq(). */
 #define spin_lock_irqsave(lock, flags)                                         \
 	do {                                                                   \
-		(flags) = pk_spin_lock_irqsave(lock);                          \
+		(flags) = __pk_spin_lock_irqsave(lock);                        \
 	} while (0)
 /** spin_unlock_irqrestore() - release, then restore the saved state. */
 #define spin_unlock_irqrestore(lock, flags)                                    \
-	pk_spin_unlock_irqrestore(lock, flags)
+	__pk_spin_unlock_irqrestore(lock, flags)
 
 /** spin_is_locked() - is @lock held by anyone?  Any context. */
 bool spin_is_locked(spinlock_t *lock);

@@ -217,13 +217,13 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 	return 0;
 }
 
-void spin_lock(spinlock_t *lock)
+void pk_spin_lock_rt(spinlock_t *lock)
 {
 	if (!rt_lock(&lock->rtm, &lock->rt_held))
 		raw_spin_lock(&lock->rlock);
 }
 
-void spin_unlock(spinlock_t *lock)
+void pk_spin_unlock_rt(spinlock_t *lock)
 {
 	if (!rt_unlock(&lock->rtm, &lock->rt_held))
 		raw_spin_unlock(&lock->rlock);
