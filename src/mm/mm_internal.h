@@ -82,6 +82,7 @@ static inline bool pk_mm_may_sleep_now(void)
 
 /* The "page allocation failure" report, unless __GFP_NOWARN. */
 void pk_warn_alloc(gfp_t gfp, unsigned int order);
+struct page *pk_alloc_pages_try(gfp_t gfp, unsigned int order);
 
 /* Counters (pk_mm_stats()). */
 extern unsigned long pk_mm_nr_waits, pk_mm_nr_failures;

@@ -194,8 +194,13 @@ static int map_pool(unsigned long nr_low, unsigned long nr_high)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	low = mmap(NULL, nr_low * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED || low == MAP_FAILED)
+	if (map == MAP_FAILED || low == MAP_FAILED) {
+		if (map != MAP_FAILED)
+			munmap(map, map_bytes);
+		if (low != MAP_FAILED)
+			munmap(low, nr_low * PAGE_SIZE);
 		return -ENOMEM;
+	}
 	pk_mm.mem_map = map;
 	pk_mm.low_base = low;
 	pk_mm.nr_pages = nr_low + nr_high;
@@ -422,6 +427,22 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page = rmqueue(gfp, order);
 	if (unlikely(!page))
 		page = alloc_slowpath(gfp, order);
+	if (page)
+		prep_new_page(page, order, gfp);
+	return page;
+}
+
+/*
+ * For the slab's own no-wait attempt under its lock: free pages or NULL,
+ * no report and no failure counted; the caller's outcome is what counts.
+ */
+struct page *pk_alloc_pages_try(gfp_t gfp, unsigned int order)
+{
+	struct page *page;
+
+	if (!pk_mm_ready() || order > MAX_PAGE_ORDER)
+		return NULL;
+	page = rmqueue(gfp, order);
 	if (page)
 		prep_new_page(page, order, gfp);
 	return page;

@@ -78,10 +78,9 @@ static void *slab_base(struct page *slab)
 static struct page *new_slab(struct kmem_cache *s, gfp_t gfp)
 {
 	/* The caller waits, if it may, outside the cache lock. */
-	gfp_t nowait = (gfp & ~(__GFP_DIRECT_RECLAIM | __GFP_ZERO |
-				__GFP_HIGHMEM | __GFP_NOFAIL)) |
-		       __GFP_NOWARN;
-	struct page *slab = alloc_pages(nowait, s->order);
+	gfp_t nowait = gfp & ~(__GFP_DIRECT_RECLAIM | __GFP_ZERO |
+			       __GFP_HIGHMEM | __GFP_NOFAIL);
+	struct page *slab = pk_alloc_pages_try(nowait, s->order);
 	char *p;
 
 	if (!slab)

@@ -120,6 +120,8 @@ static void caches_construct_and_complain_about_leaks(void **state)
 static void gfp_atomic_takes_the_reserve_then_fails_cleanly(void **state)
 {
 	struct pk_mm_stats before = pk_mm_stats();
+	struct kmem_cache *fresh;
+	unsigned long failures;
 	int n;
 
 	(void)state;
@@ -136,6 +138,14 @@ static void gfp_atomic_takes_the_reserve_then_fails_cleanly(void **state)
 	assert_null(kmalloc(PAGE_SIZE * 3, GFP_ATOMIC | __GFP_NOWARN));
 	assert_int_equal(pk_mm_stats().free_low, 0);
 	assert_true(pk_mm_stats().failures > before.failures);
+	/* One failed call, one failure counted: not the slab's attempt too
+	 * (a new cache has no slab to take an object from). */
+	fresh = kmem_cache_create("test-fresh", 512, 0, 0, NULL);
+	assert_non_null(fresh);
+	failures = pk_mm_stats().failures;
+	assert_null(kmem_cache_alloc(fresh, GFP_ATOMIC | __GFP_NOWARN));
+	assert_int_equal(pk_mm_stats().failures, failures + 1);
+	kmem_cache_destroy(fresh);
 	release_all();
 	assert_int_equal(pk_mm_stats().free_low, before.free_low);
 }
