@@ -371,9 +371,12 @@ static unsigned int round_pow2(unsigned int n)
 }
 
 /*
- * Memory for every CPU's ring and kept section, reserved once per size and
- * never unmapped: a hook that loaded the ops just before a stop may still
- * write into it.  Pages are touched only by CPUs that record.
+ * Memory for every CPU's ring and kept section, mapped anew whenever a
+ * start asks for another size and never unmapped: a hook that loaded the
+ * ops just before a stop may still write into the old region.  (Such a
+ * late hook racing a start with a new size could pair the old slots with
+ * the new mask; starts that keep the size, the usual case, reuse the
+ * region and cannot.)  Pages are touched only by CPUs that record.
  */
 static int alloc_buffers(unsigned int size)
 {
