@@ -7,8 +7,9 @@ unsigned long pk_trace_cpu_events(struct pk_trace_cpu *t,
 					     void *arg),
 				  void *arg)
 {
-	uint64_t head = pk_ring_head(&t->ring);
-	uint64_t i = pk_ring_tail(&t->ring, head);
+	const struct pk_ring *ring = &pk_trace_buf_of(t)->ring;
+	uint64_t head = pk_ring_head(ring);
+	uint64_t i = pk_ring_tail(ring, head);
 	unsigned long n = 0;
 	struct pk_trace_entry e;
 
@@ -16,7 +17,7 @@ unsigned long pk_trace_cpu_events(struct pk_trace_cpu *t,
 		i = t->first;
 	/* Entries overwritten or still being written are skipped. */
 	for (; i < head; i++) {
-		if (pk_ring_read(&t->ring, i, &e)) {
+		if (pk_ring_read(ring, i, &e)) {
 			fn(&e, arg);
 			n++;
 		}

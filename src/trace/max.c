@@ -29,10 +29,11 @@ static unsigned long copy_events(struct pk_trace_cpu *t,
 				 const struct pk_trace_section *s,
 				 unsigned long *total)
 {
-	uint64_t head = pk_ring_head(&t->ring);
+	struct pk_trace_buf *buf = pk_trace_buf_of(t);
+	uint64_t head = pk_ring_head(&buf->ring);
 	uint64_t hi = s->end_idx != UINT64_MAX ? s->end_idx + 1 : head;
 	uint64_t lo = s->start_idx != UINT64_MAX ? s->start_idx : t->first;
-	uint64_t tail = pk_ring_tail(&t->ring, head);
+	uint64_t tail = pk_ring_tail(&buf->ring, head);
 	unsigned long n = 0;
 
 	*total = hi > lo ? (unsigned long)(hi - lo) : 0;
@@ -41,9 +42,9 @@ static unsigned long copy_events(struct pk_trace_cpu *t,
 	if (lo < t->first)
 		lo = t->first;
 	for (uint64_t i = lo; i < hi; i++) {
-		struct pk_trace_entry *e = &t->max_ev[n];
+		struct pk_trace_entry *e = &buf->max_ev[n];
 
-		if (pk_ring_read(&t->ring, i, e) && e->ts >= s->start_ts &&
+		if (pk_ring_read(&buf->ring, i, e) && e->ts >= s->start_ts &&
 		    e->ts <= s->end_ts)
 			n++;
 	}
@@ -151,7 +152,7 @@ unsigned long pk_trace_max_events(struct pk_trace_entry *buf, unsigned long nr)
 	/* A new maximum may replace the copy while tracing runs: retry. */
 	do {
 		seq = __atomic_load_n(&t->max_seq, __ATOMIC_ACQUIRE) & ~1U;
-		memcpy(buf, t->max_ev, n * sizeof(*buf));
+		memcpy(buf, pk_trace_buf_of(t)->max_ev, n * sizeof(*buf));
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (__atomic_load_n(&t->max_seq, __ATOMIC_RELAXED) != seq);
 	return n;

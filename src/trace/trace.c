@@ -56,7 +56,7 @@ static struct pk_trace_cpu *claim_cpu(unsigned int gen)
 			       __ATOMIC_RELAXED);
 	if (n < PK_TRACE_MAX_CPUS) {
 		t = &pk_tracer_state.cpus[n];
-		t->first = pk_ring_head(&t->ring);
+		t->first = pk_ring_head(&pk_trace_buf_of(t)->ring);
 		t->tid = (int)gettid();
 		t->sect_on = 0;
 		__atomic_store_n(&t->ready, gen, __ATOMIC_RELEASE);
@@ -99,7 +99,7 @@ static void fill_header(struct pk_trace_entry *e, enum pk_trace_type type)
 
 static uint64_t record(struct pk_trace_cpu *t, struct pk_trace_entry *e)
 {
-	uint64_t idx = pk_ring_write(&t->ring, e);
+	uint64_t idx = pk_ring_write(&pk_trace_buf_of(t)->ring, e);
 
 	if (idx == UINT64_MAX)
 		__atomic_add_fetch(&pk_tracer_state.lost, 1, __ATOMIC_RELAXED);
@@ -373,32 +373,36 @@ static unsigned int round_pow2(unsigned int n)
 /*
  * Memory for every CPU's ring and kept section, mapped anew whenever a
  * start asks for another size and never unmapped: a hook that loaded the
- * ops just before a stop may still write into the old region.  (Such a
- * late hook racing a start with a new size could pair the old slots with
- * the new mask; starts that keep the size, the usual case, reuse the
- * region and cannot.)  Pages are touched only by CPUs that record.
+ * ops just before a stop may still write into the old region, through the
+ * struct pk_trace_buf it read.  Pages are touched only by CPUs that record.
  */
 static int alloc_buffers(unsigned int size)
 {
 	size_t ring = (size_t)size * sizeof(struct pk_ring_slot);
 	size_t kept = (size_t)size * sizeof(struct pk_trace_entry);
+	size_t bufs = PK_TRACE_MAX_CPUS * sizeof(struct pk_trace_buf);
+	struct pk_trace_buf *buf;
 	char *mem;
 
 	if (pk_tracer_state.size == size)
 		return 0;
-	mem = mmap(NULL, (ring + kept) * PK_TRACE_MAX_CPUS,
+	mem = mmap(NULL, bufs + (ring + kept) * PK_TRACE_MAX_CPUS,
 		   PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		return -ENOMEM;
+	buf = (struct pk_trace_buf *)mem;
+	mem += bufs;
 	for (int i = 0; i < PK_TRACE_MAX_CPUS; i++) {
-		struct pk_trace_cpu *t = &pk_tracer_state.cpus[i];
-
-		pk_ring_init(&t->ring, (struct pk_ring_slot *)(mem + ring * i),
-			     size);
-		t->max_ev = (struct pk_trace_entry *)(mem +
-						      ring * PK_TRACE_MAX_CPUS +
-						      kept * i);
+		pk_ring_init(&buf[i].ring,
+			     (struct pk_ring_slot *)(mem + ring * i), size);
+		buf[i].max_ev =
+			(struct pk_trace_entry *)(mem +
+						  ring * PK_TRACE_MAX_CPUS +
+						  kept * i);
+		/* Complete before published: a late hook sees old or new. */
+		__atomic_store_n(&pk_tracer_state.cpus[i].buf, &buf[i],
+				 __ATOMIC_RELEASE);
 	}
 	pk_tracer_state.size = size;
 	return 0;

@@ -23,8 +23,19 @@ struct pk_trace_section {
  * written only by its thread; the kept maximum is a seqcount-guarded copy
  * that reports read from other threads.
  */
-struct pk_trace_cpu {
+/*
+ * A CPU's buffers, in a region mapped per buffer size and never unmapped.
+ * A hook reads the pointer to them once, so the ring it writes and the
+ * kept events it copies to always agree in size, even against a start that
+ * maps a new size meanwhile.
+ */
+struct pk_trace_buf {
 	struct pk_ring ring;
+	struct pk_trace_entry *max_ev; /* as many as the ring's slots */
+};
+
+struct pk_trace_cpu {
+	struct pk_trace_buf *buf;
 	uint64_t first;	    /* this trace's first index in the ring */
 	unsigned int ready; /* the generation that claimed it */
 	int tid;
@@ -38,8 +49,13 @@ struct pk_trace_cpu {
 	unsigned int max_seq; /* odd while the copy below changes */
 	int max_busy;
 	struct pk_trace_max max;
-	struct pk_trace_entry *max_ev; /* max.entries of them */
 };
+
+/* @t's buffers, read once per use (see struct pk_trace_buf). */
+static inline struct pk_trace_buf *pk_trace_buf_of(struct pk_trace_cpu *t)
+{
+	return __atomic_load_n(&t->buf, __ATOMIC_ACQUIRE);
+}
 
 struct pk_trace_state {
 	struct pk_trace_cpu cpus[PK_TRACE_MAX_CPUS];
