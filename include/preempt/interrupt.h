@@ -87,6 +87,18 @@ void pk_irq_cpu_set_ksoftirqd(int cpu, void *task, void (*wake)(void *task));
 void pk_ksoftirqd_run(void);
 
 /*
+ * PREEMPT_RT's ktimers: a machine booted rt installs a SCHED_FIFO task per
+ * CPU here (NULL: none), woken like ksoftirqd; the timer softirqs the tick
+ * raises (raise_timer_softirq()) go to it, so that timers expire ahead of
+ * normal tasks.  The task runs pk_ktimers_run() while pk_ktimers_pending().
+ */
+void pk_irq_cpu_set_ktimers(int cpu, void *task);
+/** pk_ktimers_pending() - timer softirqs raised for this CPU's ktimers. */
+bool pk_ktimers_pending(void);
+/** pk_ktimers_run() - serve them, and whatever else is pending.  Task. */
+void pk_ktimers_run(void);
+
+/*
  * PREEMPT_RT bottom halves.  While a machine booted rt runs, a task keeps
  * its bh state in pk_softirq_disable_cnt instead of the word, and a CPU's
  * bh sections exclude each other through a per-CPU sleeping lock, which
@@ -298,6 +310,12 @@ void raise_softirq_irqoff(unsigned int nr);
 
 /** raise_softirq() - raise_softirq_irqoff() from any context. */
 void raise_softirq(unsigned int nr);
+/**
+ * raise_timer_softirq() - raise @nr (TIMER_SOFTIRQ or HRTIMER_SOFTIRQ) from
+ * the tick: under rt, for the CPU's ktimers task; otherwise as
+ * raise_softirq_irqoff().  Hardirq context, interrupts disabled.
+ */
+void raise_timer_softirq(unsigned int nr);
 
 /** local_softirq_pending() - this CPU's pending vectors, a bitmask. */
 unsigned int local_softirq_pending(void);

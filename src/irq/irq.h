@@ -33,6 +33,8 @@ struct pk_irq_cpu {
 	struct pk_irq_stats stats;
 	void *owner;	      /* the scheduler's runqueue of this CPU, if any */
 	void *ksoftirqd_task; /* set: ksoftirqd is this task, not the thread */
+	void *ktimers_task;   /* rt: the timer softirqs' FIFO task */
+	uint32_t timer_pending; /* timer softirqs raised for ktimers */
 };
 
 /* The CPU the calling thread is, or works for (ksoftirqd); NULL if none. */

@@ -454,6 +454,56 @@ void pk_ksoftirqd_run(void)
 	softirq_unlock(c);
 }
 
+/* ---- ktimers (rt) ---- */
+
+void pk_irq_cpu_set_ktimers(int cpu, void *task)
+{
+	struct pk_irq_cpu *c = pk_irq_cpu(cpu);
+
+	if (c)
+		__atomic_store_n(&c->ktimers_task, task, __ATOMIC_RELEASE);
+}
+
+void raise_timer_softirq(unsigned int nr)
+{
+	struct pk_irq_cpu *c = this_cpu_or_register();
+	void *task =
+		c ? __atomic_load_n(&c->ktimers_task, __ATOMIC_ACQUIRE) : NULL;
+
+	if (!task || !ksoftirqd_task_wake) {
+		raise_softirq_irqoff(nr);
+		return;
+	}
+	__atomic_fetch_or(&c->timer_pending, 1U << nr, __ATOMIC_SEQ_CST);
+	ksoftirqd_task_wake(task);
+}
+
+bool pk_ktimers_pending(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	return c && __atomic_load_n(&c->timer_pending, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * As PREEMPT_RT's ktimers: hand the timer bits to the CPU's pending mask
+ * and serve everything pending in a bh section of our own, at our FIFO
+ * priority (a holder of the bh lock is boosted to it).
+ */
+void pk_ktimers_run(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+	unsigned int timers;
+
+	if (!c)
+		return;
+	timers = __atomic_exchange_n(&c->timer_pending, 0, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&c->softirq_pending, timers, __ATOMIC_SEQ_CST);
+	/* The enable serves what is pending, in whichever bh this is. */
+	local_bh_disable();
+	local_bh_enable();
+}
+
 static void *ksoftirqd_thread(void *arg)
 {
 	struct pk_irq_cpu *c = arg;

@@ -652,7 +652,7 @@ void pk_sched_tick(struct rq *rq)
 	struct task_struct *next;
 
 	if (pk_timers_due(rq))
-		raise_softirq_irqoff(TIMER_SOFTIRQ);
+		raise_timer_softirq(TIMER_SOFTIRQ);
 	if (__atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE))
 		kick_idle_cpu(rq);
 	pk_raw_lock(&rq->lock);

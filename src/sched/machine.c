@@ -335,6 +335,54 @@ static void stop_ksoftirqd(int cpu)
 	ksoftirqd_tasks[cpu] = NULL;
 }
 
+/*
+ * PREEMPT_RT's ktimers/N: the tick's timer softirqs, at SCHED_FIFO 1, so
+ * that a sleeper's timer does not wait behind normal tasks as ksoftirqd's
+ * work would.
+ */
+static struct task_struct *ktimers_tasks[PK_NR_CPUS];
+
+static int ktimers_fn(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		if (!pk_ktimers_pending()) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		pk_ktimers_run();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void start_ktimers(int cpu)
+{
+	struct task_struct *k =
+		kthread_create(ktimers_fn, NULL, "ktimers/%d", cpu);
+
+	if (!k)
+		BUG();
+	kthread_bind(k, cpu);
+	sched_set_fifo_low(k);
+	ktimers_tasks[cpu] = k;
+	wake_up_process(k);
+	pk_irq_cpu_set_ktimers(runqueues[cpu].irq_cpu, k);
+}
+
+static void stop_ktimers(int cpu)
+{
+	if (!ktimers_tasks[cpu])
+		return;
+	pk_irq_cpu_set_ktimers(runqueues[cpu].irq_cpu, NULL);
+	kthread_stop(ktimers_tasks[cpu]);
+	ktimers_tasks[cpu] = NULL;
+}
+
 static irqreturn_t tick_interrupt(int irq, void *dev)
 {
 	(void)irq;
@@ -511,8 +559,11 @@ int machine_boot(const struct machine_config *cfg)
 	for (int i = 0; i < n; i++)
 		if (runqueues[i].irq_cpu < 0)
 			BUG(); /* no interrupt controller or tick for a vCPU */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		start_ksoftirqd(i);
+		if (rt)
+			start_ktimers(i);
+	}
 	pk_irq_threads_start(); /* only now can threads run anywhere */
 	return 0;
 }
@@ -542,8 +593,10 @@ void machine_shutdown(void)
 			usleep(1000);
 	} while (busy);
 	pk_irq_threads_stop(); /* of lines still requested */
-	for (int i = 0; i < nr_cpus; i++)
+	for (int i = 0; i < nr_cpus; i++) {
+		stop_ktimers(i);
 		stop_ksoftirqd(i);
+	}
 	for (int i = 0; i < nr_cpus; i++) {
 		struct rq *rq = &runqueues[i];
 

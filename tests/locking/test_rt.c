@@ -504,6 +504,40 @@ static void forced_threads_serve_their_softirqs(void **state)
 	assert_string_equal(softirq_comm, "irq/11-raiser");
 }
 
+/* ---- 8. the tick's timer softirq runs in ktimers, at FIFO ---- */
+
+static char timer_comm[TASK_COMM_LEN];
+static int timer_policy, timer_ran;
+
+static void where_timer_fn(struct timer_list *t)
+{
+	(void)t;
+	snprintf(timer_comm, sizeof(timer_comm), "%s", current->comm);
+	timer_policy = current->policy;
+	store(&timer_ran, 1);
+}
+
+static void timers_expire_in_ktimers(void **state)
+{
+	static struct timer_list t;
+
+	(void)state;
+	timer_ran = 0;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	timer_setup(&t, where_timer_fn, 0);
+	assert_int_equal(kthread_stop(kthread_run(arm_timer, &t, "arm")), 0);
+	assert_true(wait_until_set(&timer_ran, 5000));
+	assert_string_equal(timer_comm, "ktimers/0");
+	assert_int_equal(timer_policy, SCHED_FIFO);
+	machine_shutdown();
+	/* Without rt there is no ktimers: the same timer runs elsewhere. */
+	timer_ran = 0;
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	assert_int_equal(kthread_stop(kthread_run(arm_timer, &t, "arm")), 0);
+	assert_true(wait_until_set(&timer_ran, 5000));
+	assert_string_not_equal(timer_comm, "ktimers/0");
+}
+
 int main(void)
 {
 #define T(fn)                                                                  \
@@ -518,6 +552,7 @@ int main(void)
 		T(host_threads_and_tasks_share_rt_spinlocks),
 		T(hardirq_spins_for_rt_spinlocks_and_is_reported),
 		T(forced_threads_serve_their_softirqs),
+		T(timers_expire_in_ktimers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
