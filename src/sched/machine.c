@@ -289,26 +289,43 @@ int kthread_stop(struct task_struct *k)
 
 static struct task_struct *ksoftirqd_tasks[PK_NR_CPUS];
 
-static int ksoftirqd_fn(void *arg)
+/* What ksoftirqd/N and ktimers/N wait for, and what they do about it. */
+struct softirq_daemon {
+	bool (*pending)(void);
+	void (*run)(void);
+};
+
+static int softirq_daemon_fn(void *arg)
 {
-	(void)arg;
+	const struct softirq_daemon *d = arg;
+
 	for (;;) {
 		/* The state first: a stop or raise after it makes schedule()
 		 * return at once instead of being lost. */
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop())
 			break;
-		if (!local_softirq_pending()) {
+		if (!d->pending()) {
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		pk_ksoftirqd_run();
+		d->run();
 		cond_resched();
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
 }
+
+static bool ksoftirqd_pending(void)
+{
+	return local_softirq_pending() != 0;
+}
+
+static const struct softirq_daemon ksoftirqd = {ksoftirqd_pending,
+						pk_ksoftirqd_run};
+static const struct softirq_daemon ktimers = {pk_ktimers_pending,
+					      pk_ktimers_run};
 
 static void wake_ksoftirqd(void *task)
 {
@@ -317,8 +334,8 @@ static void wake_ksoftirqd(void *task)
 
 static void start_ksoftirqd(int cpu)
 {
-	struct task_struct *k =
-		kthread_create(ksoftirqd_fn, NULL, "ksoftirqd/%d", cpu);
+	struct task_struct *k = kthread_create(
+		softirq_daemon_fn, (void *)&ksoftirqd, "ksoftirqd/%d", cpu);
 
 	if (!k)
 		BUG();
@@ -342,28 +359,10 @@ static void stop_ksoftirqd(int cpu)
  */
 static struct task_struct *ktimers_tasks[PK_NR_CPUS];
 
-static int ktimers_fn(void *arg)
-{
-	(void)arg;
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		if (!pk_ktimers_pending()) {
-			schedule();
-			continue;
-		}
-		__set_current_state(TASK_RUNNING);
-		pk_ktimers_run();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
-}
-
 static void start_ktimers(int cpu)
 {
-	struct task_struct *k =
-		kthread_create(ktimers_fn, NULL, "ktimers/%d", cpu);
+	struct task_struct *k = kthread_create(
+		softirq_daemon_fn, (void *)&ktimers, "ktimers/%d", cpu);
 
 	if (!k)
 		BUG();
