@@ -231,6 +231,13 @@ static inline bool pk_machine_rt(void)
 	return __atomic_load_n(&pk_rt_machine_running, __ATOMIC_ACQUIRE);
 }
 
+/**
+ * pk_need_resched_lazy() - does this CPU owe a lazy reschedule (lazy model:
+ * a normal task woke, due at the next tick)?  Any context; false off a
+ * vCPU.
+ */
+bool pk_need_resched_lazy(void);
+
 /** pk_on_machine_task() - is the caller a task of the booted machine? */
 bool pk_on_machine_task(void);
 

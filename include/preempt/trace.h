@@ -57,6 +57,7 @@ enum pk_trace_type {
 
 /* The event was recorded on a vCPU thread of a booted machine. */
 #define PK_TRACE_F_VCPU 0x1
+#define PK_TRACE_F_LAZY 0x2 /* a lazy reschedule was owed */
 
 /*
  * One event.  @word is the context word at the event (need-resched
@@ -197,6 +198,13 @@ int pk_trace_print_latency(FILE *out);
  * Task or thread context, tracing stopped.  Returns 0 or -EIO.
  */
 int pk_trace_print_chrome(FILE *out);
+
+/**
+ * pk_trace_lat_flags() - @e's five flag characters as the latency report
+ * prints them (irqs-off, need-resched, context, preempt depth,
+ * migrate-disable), NUL-terminated.  Any context.
+ */
+void pk_trace_lat_flags(const struct pk_trace_entry *e, char flags[6]);
 
 /**
  * pk_trace_for_each_event() - call @fn on each buffered event of

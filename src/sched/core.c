@@ -646,6 +646,13 @@ static void kick_idle_cpu(struct rq *busy)
 	}
 }
 
+bool pk_need_resched_lazy(void)
+{
+	struct rq *rq = pk_this_rq;
+
+	return rq && __atomic_load_n(&rq->lazy_resched, __ATOMIC_RELAXED);
+}
+
 void pk_sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;

@@ -76,6 +76,21 @@ static char context_flag(uint32_t w)
 	return soft ? 's' : '.';
 }
 
+/*
+ * ftrace's need-resched column, as it reads with lazy preemption: N for a
+ * reschedule owed now (the bit folded into the word), l for a lazy one
+ * (due at the tick), B for both.
+ */
+static char need_resched_flag(const struct pk_trace_entry *e)
+{
+	bool now = !(e->word & PREEMPT_NEED_RESCHED);
+	bool lazy = e->flags & PK_TRACE_F_LAZY;
+
+	if (now)
+		return lazy ? 'B' : 'N';
+	return lazy ? 'l' : '.';
+}
+
 static char nibble(unsigned int v)
 {
 	return v & 0xf ? "0123456789abcdef"[v & 0xf] : '.';
@@ -85,7 +100,7 @@ static char nibble(unsigned int v)
 void pk_trace_lat_flags(const struct pk_trace_entry *e, char flags[6])
 {
 	flags[0] = irqs_off_flag(e->word);
-	flags[1] = e->word & PREEMPT_NEED_RESCHED ? '.' : 'N';
+	flags[1] = need_resched_flag(e);
 	flags[2] = context_flag(e->word);
 	/* Both depths saturate at f, as ftrace's do. */
 	flags[3] = nibble(

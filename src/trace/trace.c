@@ -90,7 +90,8 @@ static void fill_header(struct pk_trace_entry *e, enum pk_trace_type type)
 	e->type = (uint8_t)type;
 	e->migrate = (uint8_t)(pk_migrate_disable_count & 0xff);
 	/* Only a vCPU's tasks know their CPU; a plain thread is numbered. */
-	e->flags = p->cpu >= 0 ? PK_TRACE_F_VCPU : 0;
+	e->flags = (p->cpu >= 0 ? PK_TRACE_F_VCPU : 0) |
+		   (pk_need_resched_lazy() ? PK_TRACE_F_LAZY : 0);
 	e->cpu = (uint8_t)(p->cpu >= 0 ? p->cpu : raw_smp_processor_id());
 	e->pid = p->pid;
 	memcpy(e->comm, p->comm, sizeof(e->comm));

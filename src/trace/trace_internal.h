@@ -88,7 +88,6 @@ unsigned long pk_trace_cpu_events(struct pk_trace_cpu *t,
 				  void *arg);
 
 /* ftrace's five flag characters for @e, and its event text. */
-void pk_trace_lat_flags(const struct pk_trace_entry *e, char flags[6]);
 void pk_trace_event_text(const struct pk_trace_entry *e, char *buf,
 			 size_t size);
 /* The task's name as ftrace shows it (<idle> for the idle tasks). */

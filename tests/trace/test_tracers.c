@@ -242,18 +242,14 @@ static void find_flags(const struct pk_trace_entry *e, void *arg)
 	struct flag_seen *seen = arg;
 	char text[64], *word = NULL;
 
-	/* The tracer's own formatter: what the latency report prints. */
+	/* The report's own formatter. */
 	if (e->type == PK_TRACE_IRQ_ENTRY)
 		word = seen->irq_entry;
 	else if (e->type == PK_TRACE_PREEMPT_OFF)
 		word = seen->preempt_off;
 	if (!word)
 		return;
-	snprintf(text, sizeof(text), "%c%c%c%c%c",
-		 e->word & HARDIRQ_DISABLE_MASK ? 'd' : '.',
-		 e->word & PREEMPT_NEED_RESCHED ? '.' : 'N',
-		 e->word & HARDIRQ_MASK ? 'h' : '.',
-		 "0123456789abcdef"[e->word & 0xf], e -> migrate ? 'm' : '.');
+	pk_trace_lat_flags(e, text);
 	memcpy(word, text, 6);
 }
 
@@ -459,6 +455,59 @@ static void test_sched_events(void **state)
 	assert_true(seen[2] >= 1);
 }
 
+/* ---- the lazy model's need-resched: 'l' ---- */
+
+static int lazy_stop;
+
+/* A preempt-off edge every ~10 us, for ~100 ms; slices expire meanwhile. */
+static int lazy_hog(void *arg)
+{
+	long end = now_ns() + 100 * 1000000L;
+
+	(void)arg;
+	while (now_ns() < end &&
+	       !__atomic_load_n(&lazy_stop, __ATOMIC_RELAXED)) {
+		preempt_disable();
+		preempt_enable();
+		spin_us(10);
+	}
+	return 0;
+}
+
+static void count_lazy(const struct pk_trace_entry *e, void *arg)
+{
+	int *seen = arg;
+	char flags[6];
+
+	pk_trace_lat_flags(e, flags);
+	seen[0] += flags[1] == 'l';
+	seen[1] += flags[1] == 'N' || flags[1] == 'B';
+}
+
+static void test_lazy_need_resched(void **state)
+{
+	struct task_struct *a, *b;
+	int seen[2] = {0, 0};
+
+	(void)state;
+	if (!CONFIG_DEBUG_PREEMPT)
+		skip(); /* preemption edges need the debug build */
+	lazy_stop = 0;
+	start_tracer(PK_TRACER_NOP);
+	pk_boot(1, PREEMPT_MODEL_LAZY);
+	/* Two normal hogs: each slice's end owes a lazy reschedule, paid
+	 * at the next tick. */
+	a = kthread_run(lazy_hog, NULL, "hog-a");
+	b = kthread_run(lazy_hog, NULL, "hog-b");
+	kthread_stop(a);
+	kthread_stop(b);
+	machine_shutdown();
+	pk_trace_stop();
+	pk_trace_for_each_event(count_lazy, seen);
+	print_message("events with l: %d, with N or B: %d\n", seen[0], seen[1]);
+	assert_true(seen[0] > 0);
+}
+
 static int teardown(void **state)
 {
 	pk_trace_stop();
@@ -477,6 +526,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_irqsoff_machine, teardown),
 		cmocka_unit_test_teardown(test_preemptoff_machine, teardown),
 		cmocka_unit_test_teardown(test_sched_events, teardown),
+		cmocka_unit_test_teardown(test_lazy_need_resched, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, capture_setup, NULL);
