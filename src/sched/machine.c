@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include <preempt/bottom_half.h>
 #include <preempt/bug.h>
 #include <preempt/delay.h>
 #include <preempt/interrupt.h>
@@ -236,12 +237,31 @@ static void report_exit_locks(struct task_struct *p)
 		     syms[3]);
 }
 
+/*
+ * rt: bottom halves left disabled live in the task, not the word, and hold
+ * the CPU's bh lock; left alone, every later bh section there would wait
+ * for a dead task.  Report, and close them.
+ */
+static void exit_bh(struct task_struct *p)
+{
+	unsigned int bh =
+		pk_softirq_disable_cnt & SOFTIRQ_MASK & ~SOFTIRQ_OFFSET;
+
+	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
+		     "note: %s[%d] exited with softirq_disable_cnt %#x",
+		     p->comm, p->pid, pk_softirq_disable_cnt & SOFTIRQ_MASK);
+	if (bh)
+		__local_bh_enable_ip(_THIS_IP_, bh);
+}
+
 void pk_task_exit(int code)
 {
 	struct task_struct *p = current;
 
 	if (unlikely(p->pk_nr_held))
 		report_exit_locks(p);
+	if (unlikely(pk_softirq_disable_cnt & SOFTIRQ_MASK))
+		exit_bh(p);
 	if (unlikely(in_atomic() || irqs_disabled())) {
 		report_exit_atomic(p);
 		preempt_count_set(0);

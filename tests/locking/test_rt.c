@@ -538,6 +538,39 @@ static void timers_expire_in_ktimers(void **state)
 	assert_string_not_equal(timer_comm, "ktimers/0");
 }
 
+/* ---- 9. a task that exits with bh disabled ---- */
+
+static int bh_after_ok;
+
+static int exit_bh_disabled(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	return 0; /* sloppy: the CPU's bh lock is still ours */
+}
+
+static int bh_after(void *arg)
+{
+	(void)arg;
+	local_bh_disable(); /* would wait for the dead task for good */
+	local_bh_enable();
+	store(&bh_after_ok, 1);
+	return 0;
+}
+
+static void exit_with_bh_disabled_is_reported_and_repaired(void **state)
+{
+	(void)state;
+	bh_after_ok = 0;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	assert_int_equal(
+		kthread_stop(kthread_run(exit_bh_disabled, NULL, "sloppy")), 0);
+	kthread_run(bh_after, NULL, "after");
+	assert_true(wait_until_set(&bh_after_ok, 5000));
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("exited with softirq_disable_cnt 0x200");
+}
+
 int main(void)
 {
 #define T(fn)                                                                  \
@@ -553,6 +586,7 @@ int main(void)
 		T(hardirq_spins_for_rt_spinlocks_and_is_reported),
 		T(forced_threads_serve_their_softirqs),
 		T(timers_expire_in_ktimers),
+		T(exit_with_bh_disabled_is_reported_and_repaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
