@@ -151,6 +151,13 @@ static void rt_spin_for(struct rt_mutex *rtm)
 		spin_backoff(spins);
 }
 
+/* Debug: an rt hold counts for "still has locks held!" at exit. */
+static void rt_note_held(struct rt_mutex *rtm)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		held_push(rtm);
+}
+
 /*
  * PREEMPT_RT: the rt_mutex is the lock.  A task sleeps for it, with PI,
  * and stays on its CPU while it holds it; a context that cannot sleep (an
@@ -179,6 +186,7 @@ static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
 		rt_spin_for(rtm);
 	}
 	*rt_held = sleep ? RT_HELD_SLEEPING : RT_HELD_SPINNING;
+	rt_note_held(rtm);
 	return true;
 }
 
@@ -189,8 +197,11 @@ static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
 
 	if (how == RT_HELD_NONE)
 		return false;
-	if (outer)
+	if (outer) {
 		*rt_held = RT_HELD_NONE;
+		if (CONFIG_DEBUG_SPINLOCK && rt_mutex_owner(rtm) == current)
+			held_pop(rtm);
+	}
 	rt_mutex_unlock(rtm);
 	if (outer && how == RT_HELD_SLEEPING)
 		migrate_enable();
@@ -206,11 +217,13 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 		if (!pk_rt_mutex_trylock_any(rtm))
 			return 0;
 		*rt_held = RT_HELD_SPINNING;
+		rt_note_held(rtm);
 		return 1;
 	}
 	migrate_disable();
 	if (rt_mutex_trylock(rtm)) {
 		*rt_held = RT_HELD_SLEEPING;
+		rt_note_held(rtm);
 		return 1;
 	}
 	migrate_enable();

@@ -303,6 +303,13 @@ static int exit_holding(void *arg)
 	return 0;
 }
 
+/* rt: the lock leaves the count alone, so nothing to smuggle out. */
+static int exit_holding_rt(void *arg)
+{
+	spin_lock(arg);
+	return 0;
+}
+
 static void lock_held_at_exit_is_reported(void **state)
 {
 	struct machine_config cfg = {.nr_cpus = 1, .model = PREEMPT_MODEL_FULL};
@@ -315,6 +322,17 @@ static void lock_held_at_exit_is_reported(void **state)
 	assert_int_equal(machine_boot(&cfg), 0);
 	kthread_stop(kthread_run(exit_holding, &held, "leaky"));
 	assert_report_contains("WARNING: leaky/");
+	assert_report_contains("still has locks held!");
+	machine_shutdown();
+
+	/* The same under rt, where the lock is an rt_mutex. */
+	cfg.model = PREEMPT_MODEL_RT;
+	captured.nr = 0;
+	spin_lock_init(&held);
+	assert_int_equal(machine_boot(&cfg), 0);
+	kthread_stop(kthread_run(exit_holding_rt, &held, "leaky-rt"));
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("WARNING: leaky-rt/");
 	assert_report_contains("still has locks held!");
 }
 
