@@ -66,6 +66,17 @@ bench_date() {
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
 }
 
+# bench_header TITLE BUILD_DIR LIBDEBUG: a table's header, as every part
+# of run.sh starts: the title, machine, kernel, compiler, library, date.
+bench_header() {
+	echo
+	echo "== $1 =="
+	bench_machine
+	bench_compiler "$2"
+	echo "library:  PREEMPT_DEBUG=${3:-?}"
+	bench_date
+}
+
 # bench_need_callgrind: true if valgrind and callgrind_annotate are
 # installed; otherwise says the callgrind part is skipped and fails.
 bench_need_callgrind() {

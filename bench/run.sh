@@ -196,12 +196,7 @@ mm_bin=$build/bench/bench_mm
 mm_out=$build/bench-mm.txt
 bench_need "$mm_bin"
 {
-	echo
-	echo "== libpreempt memory layer: bench_mm =="
-	bench_machine
-	bench_compiler "$build"
-	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
-	bench_date
+	bench_header "libpreempt memory layer: bench_mm" "$build" "$libdebug"
 	echo
 	"$mm_bin" --reps "$reps"
 } 2>&1 | tee "$mm_out"
@@ -214,12 +209,7 @@ trace_bin=$build/bench/bench_trace
 trace_out=$build/bench-trace.txt
 bench_need "$trace_bin"
 {
-	echo
-	echo "== libpreempt trace layer: bench_trace =="
-	bench_machine
-	bench_compiler "$build"
-	echo "library:  PREEMPT_DEBUG=${libdebug:-?}"
-	bench_date
+	bench_header "libpreempt trace layer: bench_trace" "$build" "$libdebug"
 	echo
 	"$trace_bin" --ms "$ms" --reps "$reps"
 	echo
