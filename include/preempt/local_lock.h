@@ -18,6 +18,17 @@ typedef struct {
 	spinlock_t sl;
 } local_lock_t;
 
+/*
+ * Under rt local_lock_t is a sleeping lock: an interrupt handler that takes
+ * it gets the kernel's "sleeping function called from invalid context"
+ * (and, as the kernel cannot, we go on with preemption off).
+ */
+static inline void pk_local_lock_atomic(void)
+{
+	if (pk_machine_rt() && in_hardirq())
+		might_sleep();
+}
+
 /** local_lock_init() - initialize every CPU's instance.  Task context. */
 #define local_lock_init(pcpu)                                                  \
 	do {                                                                   \
@@ -32,6 +43,7 @@ typedef struct {
 			migrate_disable();                                     \
 			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
 		} else {                                                       \
+			pk_local_lock_atomic();                                \
 			preempt_disable();                                     \
 		}                                                              \
 	} while (0)
@@ -54,6 +66,7 @@ typedef struct {
 			migrate_disable();                                     \
 			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
 		} else {                                                       \
+			pk_local_lock_atomic();                                \
 			local_irq_disable();                                   \
 		}                                                              \
 	} while (0)
@@ -76,6 +89,7 @@ typedef struct {
 			migrate_disable();                                     \
 			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
 		} else {                                                       \
+			pk_local_lock_atomic();                                \
 			local_irq_save(flags);                                 \
 		}                                                              \
 	} while (0)

@@ -25,6 +25,7 @@
 #include <preempt/bottom_half.h>
 #include <preempt/delay.h>
 #include <preempt/interrupt.h>
+#include <preempt/local_lock.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 #include <preempt/timer.h>
@@ -571,6 +572,42 @@ static void exit_with_bh_disabled_is_reported_and_repaired(void **state)
 	assert_report_contains("exited with softirq_disable_cnt 0x200");
 }
 
+/* ---- 10. local_lock_t in hardirq under rt ---- */
+
+#define LINE3 13
+
+static DEFINE_PER_CPU(local_lock_t, pcpu_lock);
+static int local_handler_done;
+
+static irqreturn_t local_lock_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	local_lock(&pcpu_lock); /* a sleeping lock under rt: reported */
+	local_unlock(&pcpu_lock);
+	store(&local_handler_done, 1);
+	return IRQ_HANDLED;
+}
+
+static void local_lock_in_hardirq_is_reported(void **state)
+{
+	(void)state;
+	local_handler_done = 0;
+	local_lock_init(&pcpu_lock);
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	assert_int_equal(request_irq(LINE3, local_lock_handler, IRQF_NO_THREAD,
+				     "local", NULL),
+			 0);
+	assert_int_equal(irq_raise(LINE3, pk_vcpu_irq_cpu(0)), 0);
+	assert_true(wait_until_set(&local_handler_done, 5000));
+	free_irq(LINE3, NULL);
+	if (!CONFIG_DEBUG_ATOMIC_SLEEP)
+		return;
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains(
+		"BUG: sleeping function called from invalid context");
+}
+
 int main(void)
 {
 #define T(fn)                                                                  \
@@ -587,6 +624,7 @@ int main(void)
 		T(forced_threads_serve_their_softirqs),
 		T(timers_expire_in_ktimers),
 		T(exit_with_bh_disabled_is_reported_and_repaired),
+		T(local_lock_in_hardirq_is_reported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
