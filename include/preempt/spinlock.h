@@ -335,6 +335,7 @@ typedef struct {
 	int cnt;
 	struct rt_mutex rtm;
 	struct task_struct *rt_writer; /* waiting for the readers to leave */
+	int rt_wait_lock; /* raw: the last reader's wake-up of rt_writer */
 } rwlock_t;
 
 #define __RW_LOCK_UNLOCKED(name)                                               \

@@ -352,7 +352,9 @@ static void rt_bh_enable(unsigned int cnt, bool ksoftirqd)
 	__preempt_count_sub(cnt & ~SOFTIRQ_MASK);
 	if ((pk_softirq_disable_cnt & SOFTIRQ_MASK) == bh && c &&
 	    local_softirq_pending()) {
-		if (preemptible())
+		/* Only holding the bh lock, which also pins us to the CPU:
+		 * a section begun atomically took neither. */
+		if (preemptible() && (pk_softirq_disable_cnt & BH_RT_LOCKED))
 			rt_run_softirqs(c, ksoftirqd);
 		else
 			wakeup_softirqd(c);

@@ -197,9 +197,14 @@ static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
 
 	if (how == RT_HELD_NONE)
 		return false;
+	/* Not ours: reported by the rt_mutex; the holder's marks stay. */
+	if (unlikely(rt_mutex_owner(rtm) != current)) {
+		rt_mutex_unlock(rtm);
+		return true;
+	}
 	if (outer) {
 		*rt_held = RT_HELD_NONE;
-		if (CONFIG_DEBUG_SPINLOCK && rt_mutex_owner(rtm) == current)
+		if (CONFIG_DEBUG_SPINLOCK)
 			held_pop(rtm);
 	}
 	rt_mutex_unlock(rtm);
@@ -221,7 +226,9 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 		return 1;
 	}
 	migrate_disable();
-	if (rt_mutex_trylock(rtm)) {
+	/* Not rt_mutex_trylock(): that refuses softirq context, which is a
+	 * task here. */
+	if (pk_rt_mutex_trylock_any(rtm)) {
 		*rt_held = RT_HELD_SLEEPING;
 		rt_note_held(rtm);
 		return 1;
@@ -303,8 +310,9 @@ void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 
 bool spin_is_locked(spinlock_t *lock)
 {
-	return lock->rt_held ? rt_mutex_is_locked(&lock->rtm)
-			     : raw_spin_is_locked(&lock->rlock);
+	/* While an rt machine runs, every holder holds the rt_mutex. */
+	return pk_machine_rt() ? rt_mutex_is_locked(&lock->rtm)
+			       : raw_spin_is_locked(&lock->rlock);
 }
 
 /* ---- rwlock_t ---- */
@@ -314,6 +322,7 @@ void rwlock_init(rwlock_t *lock)
 	lock->cnt = 0;
 	rt_mutex_init(&lock->rtm);
 	lock->rt_writer = NULL;
+	lock->rt_wait_lock = 0;
 }
 
 /*
@@ -380,6 +389,7 @@ static void rt_read_unlock(rwlock_t *lock)
 {
 	int v = __atomic_sub_fetch(&lock->cnt, 1, __ATOMIC_SEQ_CST);
 	struct task_struct *writer;
+	unsigned long flags;
 
 	if (WARN_ONCE((v < 0 && v > -RW_WRITER_BIAS / 2) || v < -RW_WRITER_BIAS,
 		      "read_unlock() of an rwlock not read-held")) {
@@ -387,9 +397,13 @@ static void rt_read_unlock(rwlock_t *lock)
 		return;
 	}
 	if (v == -RW_WRITER_BIAS) {
+		/* Under the wait lock, so the writer cannot see the readers
+		 * gone, return and exit before its wake-up is done. */
+		pk_lock_irqsave(&lock->rt_wait_lock, flags);
 		writer = __atomic_load_n(&lock->rt_writer, __ATOMIC_SEQ_CST);
 		if (writer)
 			wake_up_process(writer);
+		pk_unlock_irqrestore(&lock->rt_wait_lock, flags);
 	}
 	if (pk_spinlocks_sleep())
 		migrate_enable();
@@ -398,6 +412,7 @@ static void rt_read_unlock(rwlock_t *lock)
 static void rt_write_lock(rwlock_t *lock)
 {
 	bool sleep = rw_rtm_lock(lock);
+	unsigned long flags;
 
 	__atomic_store_n(&lock->rt_writer, sleep ? current : NULL,
 			 __ATOMIC_SEQ_CST);
@@ -415,7 +430,9 @@ static void rt_write_lock(rwlock_t *lock)
 			schedule();
 		__set_current_state(TASK_RUNNING);
 	}
+	pk_lock_irqsave(&lock->rt_wait_lock, flags);
 	__atomic_store_n(&lock->rt_writer, NULL, __ATOMIC_RELAXED);
+	pk_unlock_irqrestore(&lock->rt_wait_lock, flags);
 }
 
 static void rt_write_unlock(rwlock_t *lock)

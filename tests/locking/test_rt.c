@@ -102,11 +102,45 @@ static void timer_callbacks_take_sleeping_spinlocks(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/* ---- 1b. ... and spin_trylock() there takes a free one ---- */
+
+static int trylock_got;
+
+static void trylock_timer_fn(struct timer_list *t)
+{
+	(void)t;
+	if (spin_trylock(&lock)) {
+		store(&trylock_got, 1);
+		spin_unlock(&lock);
+	}
+	store(&seen.ran, 1);
+}
+
+static void timer_callbacks_trylock_free_spinlocks(void **state)
+{
+	static struct timer_list t;
+
+	(void)state;
+	memset(&seen, 0, sizeof(seen));
+	trylock_got = 0;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	timer_setup(&t, trylock_timer_fn, 0);
+	assert_int_equal(kthread_stop(kthread_run(arm_timer, &t, "arm")), 0);
+	assert_true(wait_until_set(&seen.ran, 5000));
+	/* A softirq in a task is a task for the lock: no report. */
+	assert_true(load(&trylock_got));
+	assert_false(spin_is_locked(&lock));
+	assert_int_equal(captured.nr, 0);
+}
+
 /* ---- 2. ... and blocks on it, contended, as a task would ---- */
+
+static int tasklet_entered, tasklet_was_blocked;
 
 static void tasklet_fn(struct tasklet_struct *t)
 {
 	(void)t;
+	store(&tasklet_entered, 1);
 	spin_lock(&lock); /* held by the task it preempted: sleeps */
 	seen.holder_inside = load(&holder_inside);
 	record_softirq_context();
@@ -123,6 +157,8 @@ static int hold_and_yield(void *arg)
 	store(&holder_inside, 1);
 	tasklet_schedule(&tasklet); /* wakes ksoftirqd on this CPU */
 	yield();		    /* ksoftirqd runs, blocks on the lock */
+	/* It did contend: in the handler, not yet past the lock. */
+	tasklet_was_blocked = load(&tasklet_entered) && !load(&seen.ran);
 	store(&holder_inside, 0);
 	spin_unlock(&lock); /* hands it over */
 	return 0;
@@ -132,11 +168,13 @@ static void tasklets_block_on_a_contended_spinlock(void **state)
 {
 	(void)state;
 	memset(&seen, 0, sizeof(seen));
+	tasklet_entered = tasklet_was_blocked = 0;
 	pk_boot_online(1, PREEMPT_MODEL_RT);
 	tasklet_setup(&tasklet, tasklet_fn);
 	assert_int_equal(
 		kthread_stop(kthread_run(hold_and_yield, NULL, "hold")), 0);
 	assert_true(wait_until_set(&seen.ran, 5000));
+	assert_true(tasklet_was_blocked);
 	assert_false(seen.holder_inside); /* it waited for the unlock */
 	assert_true(seen.serving);
 	assert_int_equal(seen.count, 0);
@@ -368,6 +406,31 @@ static void rt_rwlock_writer_waits_for_readers(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/* ---- 5b. an unlock by a task that does not hold the lock ---- */
+
+static int wrong_unlocker(void *arg)
+{
+	(void)arg;
+	spin_unlock(&lock); /* the test thread holds it: reported */
+	return 0;
+}
+
+static void rt_spin_unlock_by_a_non_owner_leaves_the_hold(void **state)
+{
+	(void)state;
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	spin_lock(&lock);
+	assert_int_equal(
+		kthread_stop(kthread_run(wrong_unlocker, NULL, "wrong")), 0);
+	assert_true(captured.nr >= 1);
+	/* Still ours, and our unlock frees it for the next holder. */
+	assert_true(spin_is_locked(&lock));
+	spin_unlock(&lock);
+	assert_false(spin_is_locked(&lock));
+	assert_true(spin_trylock(&lock));
+	spin_unlock(&lock);
+}
+
 /* ---- 6. contexts that cannot sleep contend for the same lock ---- */
 
 #define ROUNDS 100000
@@ -418,12 +481,14 @@ static void host_threads_and_tasks_share_rt_spinlocks(void **state)
 
 #define LINE 9
 
-static int handler_got_lock, handler_done;
+static int handler_got_lock, handler_done, handler_entered;
+static int holder_saw_handler;
 
 static irqreturn_t hard_handler(int irq, void *dev)
 {
 	(void)irq;
 	(void)dev;
+	store(&handler_entered, 1);
 	spin_lock(&lock); /* spinlock_t in hardirq under rt: reported */
 	handler_got_lock = !load(&holder_inside);
 	spin_unlock(&lock);
@@ -436,7 +501,9 @@ static void *hold_from_host(void *arg)
 	(void)arg;
 	spin_lock(&lock);
 	store(&holder_inside, 1);
-	usleep(20000); /* the handler spins meanwhile, on its vCPU */
+	/* Not released before the handler is at the lock: it must spin. */
+	holder_saw_handler = wait_until_set(&handler_entered, 5000);
+	usleep(2000); /* the handler spins meanwhile, on its vCPU */
 	store(&holder_inside, 0);
 	spin_unlock(&lock);
 	return NULL;
@@ -448,6 +515,7 @@ static void hardirq_spins_for_rt_spinlocks_and_is_reported(void **state)
 
 	(void)state;
 	handler_got_lock = handler_done = holder_inside = 0;
+	handler_entered = holder_saw_handler = 0;
 	pk_boot_online(1, PREEMPT_MODEL_RT);
 	assert_int_equal(
 		request_irq(LINE, hard_handler, IRQF_NO_THREAD, "hard", NULL),
@@ -459,7 +527,8 @@ static void hardirq_spins_for_rt_spinlocks_and_is_reported(void **state)
 	pthread_join(holder, NULL);
 	assert_true(wait_until_set(&handler_done, 5000));
 	free_irq(LINE, NULL);
-	assert_true(handler_got_lock); /* only after the host thread let go */
+	assert_true(holder_saw_handler); /* it did contend */
+	assert_true(handler_got_lock);	 /* only after the host thread let go */
 	if (CONFIG_DEBUG_ATOMIC_SLEEP) {
 		assert_true(captured.nr >= 1);
 		assert_report_contains(
@@ -503,6 +572,42 @@ static void forced_threads_serve_their_softirqs(void **state)
 	/* As irq_forced_thread_fn(): at its local_bh_enable(), not in
 	 * ksoftirqd. */
 	assert_string_equal(softirq_comm, "irq/11-raiser");
+}
+
+/* ---- 7b. softirqs run pinned, even after an atomic bh disable ---- */
+
+static int poll_ran, poll_pinned;
+
+static void poll_action(void)
+{
+	poll_pinned = is_migration_disabled();
+	store(&poll_ran, 1);
+}
+
+static int atomic_bh_section(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	local_bh_disable(); /* not preemptible: the bh lock is not taken */
+	raise_softirq(IRQ_POLL_SOFTIRQ);
+	preempt_enable();
+	local_bh_enable(); /* preemptible, but not holding the bh */
+	return 0;
+}
+
+static void softirqs_run_pinned_after_an_atomic_bh_disable(void **state)
+{
+	(void)state;
+	poll_ran = poll_pinned = 0;
+	open_softirq(IRQ_POLL_SOFTIRQ, poll_action);
+	pk_boot_online(1, PREEMPT_MODEL_RT);
+	assert_int_equal(
+		kthread_stop(kthread_run(atomic_bh_section, NULL, "atomic-bh")),
+		0);
+	assert_true(wait_until_set(&poll_ran, 5000));
+	/* Served where the CPU's bh lock keeps the server on its CPU. */
+	assert_true(poll_pinned);
+	assert_int_equal(captured.nr, 0);
 }
 
 /* ---- 8. the tick's timer softirq runs in ktimers, at FIFO ---- */
@@ -614,14 +719,17 @@ int main(void)
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 	const struct CMUnitTest tests[] = {
 		T(timer_callbacks_take_sleeping_spinlocks),
+		T(timer_callbacks_trylock_free_spinlocks),
 		T(tasklets_block_on_a_contended_spinlock),
 		T(bh_sections_of_one_cpu_exclude_each_other),
 		T(rt_softirqs_do_not_hold_off_rt_tasks),
 		T(rt_rwlock_readers_share),
 		T(rt_rwlock_writer_waits_for_readers),
+		T(rt_spin_unlock_by_a_non_owner_leaves_the_hold),
 		T(host_threads_and_tasks_share_rt_spinlocks),
 		T(hardirq_spins_for_rt_spinlocks_and_is_reported),
 		T(forced_threads_serve_their_softirqs),
+		T(softirqs_run_pinned_after_an_atomic_bh_disable),
 		T(timers_expire_in_ktimers),
 		T(exit_with_bh_disabled_is_reported_and_repaired),
 		T(local_lock_in_hardirq_is_reported),
