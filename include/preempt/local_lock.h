@@ -36,72 +36,48 @@ static inline void pk_local_lock_atomic(void)
 			spin_lock_init(&per_cpu_ptr(pcpu, __i)->sl);           \
 	} while (0)
 
-/** local_lock() - this CPU's lock.  Task or softirq context. */
-#define local_lock(pcpu)                                                       \
+/*
+ * Both halves of every variant: under rt (a task of a machine booted rt)
+ * this CPU's spinlock_t, the CPU looked up once migration is off;
+ * otherwise @atomic, what the variant does to the word.
+ */
+#define __pk_local_lock(pcpu, atomic)                                          \
 	do {                                                                   \
 		if (pk_spinlocks_sleep()) {                                    \
 			migrate_disable();                                     \
 			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
 		} else {                                                       \
 			pk_local_lock_atomic();                                \
-			preempt_disable();                                     \
+			atomic;                                                \
 		}                                                              \
 	} while (0)
 
-/** local_unlock() - release this CPU's lock. */
-#define local_unlock(pcpu)                                                     \
+#define __pk_local_unlock(pcpu, atomic)                                        \
 	do {                                                                   \
 		if (pk_spinlocks_sleep()) {                                    \
 			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
 			migrate_enable();                                      \
 		} else {                                                       \
-			preempt_enable();                                      \
+			atomic;                                                \
 		}                                                              \
 	} while (0)
+
+/** local_lock() - this CPU's lock.  Task or softirq context. */
+#define local_lock(pcpu) __pk_local_lock(pcpu, preempt_disable())
+/** local_unlock() - release this CPU's lock. */
+#define local_unlock(pcpu) __pk_local_unlock(pcpu, preempt_enable())
 
 /** local_lock_irq() - non-rt: interrupts off; rt: as local_lock(). */
-#define local_lock_irq(pcpu)                                                   \
-	do {                                                                   \
-		if (pk_spinlocks_sleep()) {                                    \
-			migrate_disable();                                     \
-			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
-		} else {                                                       \
-			pk_local_lock_atomic();                                \
-			local_irq_disable();                                   \
-		}                                                              \
-	} while (0)
-
-#define local_unlock_irq(pcpu)                                                 \
-	do {                                                                   \
-		if (pk_spinlocks_sleep()) {                                    \
-			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
-			migrate_enable();                                      \
-		} else {                                                       \
-			local_irq_enable();                                    \
-		}                                                              \
-	} while (0)
+#define local_lock_irq(pcpu) __pk_local_lock(pcpu, local_irq_disable())
+#define local_unlock_irq(pcpu) __pk_local_unlock(pcpu, local_irq_enable())
 
 /** local_lock_irqsave() - non-rt: local_irq_save(); rt: local_lock(). */
 #define local_lock_irqsave(pcpu, flags)                                        \
 	do {                                                                   \
-		if (pk_spinlocks_sleep()) {                                    \
-			local_save_flags(flags);                               \
-			migrate_disable();                                     \
-			spin_lock(&this_cpu_ptr(pcpu)->sl);                    \
-		} else {                                                       \
-			pk_local_lock_atomic();                                \
-			local_irq_save(flags);                                 \
-		}                                                              \
+		local_save_flags(flags);                                       \
+		__pk_local_lock(pcpu, local_irq_save(flags));                  \
 	} while (0)
-
 #define local_unlock_irqrestore(pcpu, flags)                                   \
-	do {                                                                   \
-		if (pk_spinlocks_sleep()) {                                    \
-			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
-			migrate_enable();                                      \
-		} else {                                                       \
-			local_irq_restore(flags);                              \
-		}                                                              \
-	} while (0)
+	__pk_local_unlock(pcpu, local_irq_restore(flags))
 
 #endif /* PREEMPT_LOCAL_LOCK_H */
