@@ -194,32 +194,40 @@ static void section_stop(struct pk_trace_cpu *t, uint64_t idx, uint64_t ts,
 
 /* ---- the tracepoints ---- */
 
-static void tp_irqs_off(unsigned long ip)
+/*
+ * One outermost irqs-off/preempt-off edge: recorded, and when @counts (the
+ * tracer watches this kind and nothing else keeps the section open) it
+ * opens or closes the CPU's section.
+ */
+static void edge(enum pk_trace_type type, unsigned long ip, bool opens,
+		 bool counts)
 {
 	struct pk_trace_cpu *t = this_trace_cpu();
 	uint64_t ts, idx;
 
 	if (!t)
 		return;
-	idx = record_ctx(t, PK_TRACE_IRQS_OFF, ip, &ts);
-	if (tracing_irqs())
+	idx = record_ctx(t, type, ip, &ts);
+	if (!counts)
+		return;
+	if (opens)
 		section_start(t, idx, ts, ip);
+	else
+		section_stop(t, idx, ts, ip);
+}
+
+static void tp_irqs_off(unsigned long ip)
+{
+	edge(PK_TRACE_IRQS_OFF, ip, true, tracing_irqs());
 }
 
 static void tp_irqs_on(unsigned long ip)
 {
-	struct pk_trace_cpu *t;
-	uint64_t ts, idx;
-
 	if (!irqs_disabled())
 		return;
-	t = this_trace_cpu();
-	if (!t)
-		return;
-	idx = record_ctx(t, PK_TRACE_IRQS_ON, ip, &ts);
 	/* preemptirqsoff: the section lasts while either is off. */
-	if (tracing_irqs() && !(tracing_preempt() && preempt_held()))
-		section_stop(t, idx, ts, ip);
+	edge(PK_TRACE_IRQS_ON, ip, false,
+	     tracing_irqs() && !(tracing_preempt() && preempt_held()));
 }
 
 /* Only the outermost edge, and never an interrupt entry's own count. */
@@ -233,32 +241,15 @@ static bool preempt_edge(int val)
 
 static void tp_preempt_add(unsigned long ip, int val)
 {
-	struct pk_trace_cpu *t;
-	uint64_t ts, idx;
-
-	if (!preempt_edge(val))
-		return;
-	t = this_trace_cpu();
-	if (!t)
-		return;
-	idx = record_ctx(t, PK_TRACE_PREEMPT_OFF, ip, &ts);
-	if (tracing_preempt())
-		section_start(t, idx, ts, ip);
+	if (preempt_edge(val))
+		edge(PK_TRACE_PREEMPT_OFF, ip, true, tracing_preempt());
 }
 
 static void tp_preempt_sub(unsigned long ip, int val)
 {
-	struct pk_trace_cpu *t;
-	uint64_t ts, idx;
-
-	if (!preempt_edge(val))
-		return;
-	t = this_trace_cpu();
-	if (!t)
-		return;
-	idx = record_ctx(t, PK_TRACE_PREEMPT_ON, ip, &ts);
-	if (tracing_preempt() && !(tracing_irqs() && irqs_disabled()))
-		section_stop(t, idx, ts, ip);
+	if (preempt_edge(val))
+		edge(PK_TRACE_PREEMPT_ON, ip, false,
+		     tracing_preempt() && !(tracing_irqs() && irqs_disabled()));
 }
 
 static void tp_irq_entry(unsigned int irq, const char *name)
