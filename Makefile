@@ -6,7 +6,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug run test bench format clean
+.PHONY: all deps build asan nodebug run test bench soak format clean
 
 all: build
 
@@ -35,6 +35,14 @@ test: build asan nodebug
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(NODEBUG_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The safe-point rule for a minute per model, linked three ways
+# (libpreempt.so, libpreempt.a, -static): SOAK_SECONDS per model.
+SOAK_SECONDS ?= 60
+soak: build
+	@for t in soak_libc soak_libc_a soak_libc_static; do \
+		echo "== $$t"; $(BUILD)/tests/$$t $(SOAK_SECONDS) || exit 1; \
+	done
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null

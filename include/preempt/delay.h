@@ -10,6 +10,17 @@ void msleep(unsigned int msecs);
 /** usleep_range() - sleep between @min and @max microseconds.  Task. */
 void usleep_range(unsigned long min, unsigned long max);
 
+/**
+ * ndelay() - busy-wait at least @nsecs nanoseconds.  Any context: it never
+ * sleeps.  An interrupt does not preempt the caller inside it (library
+ * code is no safe point); a reschedule owed is taken after it returns.
+ */
+void ndelay(unsigned long nsecs);
+/** udelay() - busy-wait at least @usecs microseconds.  Any context. */
+#define udelay(usecs) ndelay((unsigned long)(usecs)*1000UL)
+/** mdelay() - busy-wait at least @msecs milliseconds.  Any context. */
+#define mdelay(msecs) ndelay((unsigned long)(msecs)*1000000UL)
+
 /** msecs_to_jiffies() - ticks covering @m milliseconds, rounded up. */
 unsigned long msecs_to_jiffies(unsigned int m);
 

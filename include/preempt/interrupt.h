@@ -239,9 +239,10 @@ int pk_irq_timer_create(unsigned int irq, timer_t *timer);
 /*
  * Called at the end of every interrupt dispatch (and replay) with the
  * interrupted code's count: the scheduler's irq-return preemption point.
- * @ip is the interrupted instruction, 0 for a replay at an enabling edge.
+ * @uctx is the signal's ucontext (where the interrupt landed), NULL for a
+ * replay at an enabling edge.
  */
-extern void (*pk_irq_return_hook)(unsigned long ip);
+extern void (*pk_irq_return_hook)(const void *uctx);
 
 /*
  * Threaded handlers' threads are tasks, which the scheduler (above this

@@ -83,6 +83,8 @@ struct task_struct {
 	void *pk_ctx;
 	int pagefault_disabled; /* pagefault_disable() depth (uaccess.h) */
 	void *pk_kmap_ctrl;	/* mm: this task's kmap_local slots */
+	unsigned long
+		pk_stack_top; /* its entry's frame: where its code starts */
 };
 
 /**

@@ -81,7 +81,7 @@ static pthread_once_t irq_setup_once = PTHREAD_ONCE_INIT;
 static pthread_key_t cpu_exit_key;
 
 __thread int pk_irq_soft_pending;
-void (*pk_irq_return_hook)(unsigned long ip);
+void (*pk_irq_return_hook)(const void *uctx);
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
 static __thread unsigned int irq_coalesced;
 
@@ -278,7 +278,7 @@ void pk_irq_replay(void)
 	pk_stat_inc(c, replayed);
 	irq_dispatch(c);
 	if (pk_irq_return_hook)
-		pk_irq_return_hook(0);
+		pk_irq_return_hook(NULL);
 }
 
 static struct pk_irq_cpu *signal_cpu(void)
@@ -298,21 +298,6 @@ static __thread int dispatch_depth;
 static __attribute__((noinline)) void set_errno(int value)
 {
 	errno = value;
-}
-
-/* The instruction the signal interrupted (0 where unknown). */
-static unsigned long interrupted_ip(void *uctx)
-{
-	const ucontext_t *uc = uctx;
-
-#if defined(__x86_64__)
-	return (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-	return (unsigned long)uc->uc_mcontext.pc;
-#else
-	(void)uc;
-	return 0;
-#endif
 }
 
 /* A POSIX timer of this CPU expired: its line is raised, overruns too. */
@@ -390,7 +375,7 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			 */
 			errno = saved_errno;
 			if (pk_irq_return_hook && !dispatch_depth)
-				pk_irq_return_hook(interrupted_ip(uctx));
+				pk_irq_return_hook(uctx);
 			set_errno(saved_errno);
 			return;
 		}

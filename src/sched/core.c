@@ -434,9 +434,10 @@ void yield(void)
 /*
  * Interrupt return (the kernel's irqentry_exit_cond_resched()), from the
  * irq layer at the end of a dispatch, with the interrupted code's count.
- * @ip: the interrupted instruction, 0 for a replay at an enabling edge.
+ * @uctx: where the interrupt landed, NULL for a replay at an enabling edge
+ * (a call of the task's own, like preempt_enable()).
  */
-static void irq_return_hook(unsigned long ip)
+static void irq_return_hook(const void *uctx)
 {
 	struct task_struct *curr = pk_current;
 
@@ -449,7 +450,7 @@ static void irq_return_hook(unsigned long ip)
 		return;
 	if (!curr->pk_in_user && !preempt_model_preemptible())
 		return;
-	if (ip && !pk_safe_to_preempt(ip)) {
+	if (uctx && !pk_safe_to_preempt(uctx, curr->pk_stack_top)) {
 		pk_this_rq->stats.deferred_unsafe++;
 		return;
 	}

@@ -172,6 +172,8 @@ static void task_entry(void *arg)
 {
 	struct task_struct *p = arg;
 
+	/* Above this frame the stack is the library's (safepoint.c). */
+	p->pk_stack_top = (unsigned long)__builtin_frame_address(0);
 	pk_schedule_tail();
 	pk_task_exit(p->pk_fn(p->pk_data));
 }

@@ -126,7 +126,7 @@ bool pk_timers_due(struct rq *rq);
 unsigned long pk_jiffies(void);
 bool pk_machine_running(void);
 size_t pk_machine_stack_size(void);
-bool pk_safe_to_preempt(unsigned long ip);
+bool pk_safe_to_preempt(const void *uctx, unsigned long stack_top);
 void pk_safepoint_scan(void);
 void pk_irq_threads_start(void);
 void pk_irq_threads_stop(void);
