@@ -16,6 +16,7 @@ static const struct command {
 	{"latency", cmd_latency, "cyclictest inside the machine"},
 	{"tour", cmd_tour, "walk the context transitions, word by word"},
 	{"trace", cmd_trace, "latency tracers (irqsoff, preemptoff, ...)"},
+	{"torture", cmd_torture, "a long randomized run, every count checked"},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
