@@ -118,8 +118,10 @@ bool pk_idle_balance(struct rq *rq);
 void pk_task_exit(int code) __attribute__((noreturn));
 void pk_task_release(struct task_struct *p);
 struct task_struct *pk_task_alloc(const char *name, size_t stack_size);
-void pk_task_get(struct task_struct *p);
-void pk_task_put(struct task_struct *p);
+void pk_host_task_free(struct task_struct *p);
+/* Set by the locking layer: release what an exiting task still holds. */
+extern void (*pk_task_exit_locks_hook)(struct task_struct *p);
+bool pk_host_park(long long deadline_ns);
 void pk_timers_run(struct rq *rq);
 void pk_hrtimers_run(struct rq *rq);
 bool pk_timers_due(struct rq *rq);
