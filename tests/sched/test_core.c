@@ -20,7 +20,7 @@
 
 #include "pk_machine.h"
 
-/* Any report so far containing @needle (captured keeps only the last). */
+/* captured keeps only the last report: count the ones this file is about. */
 static int sched_atomic_reports;
 
 static bool counting_hook(const struct pk_report *report, void *arg)

@@ -705,6 +705,36 @@ static void failed_boot_frees_only_what_it_requested(void **state)
 	assert_int_equal(machine_boot(&cfg), 0);
 }
 
+/* ---- task references ---- */
+
+static int quick(void *arg)
+{
+	(void)arg;
+	return 5;
+}
+
+/* Exited, never stopped, still referenced: shutdown must not free it. */
+static void shutdown_keeps_referenced_tasks(void **state)
+{
+	struct task_struct *k;
+	long end;
+
+	(void)state;
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	k = kthread_run(quick, NULL, "kept");
+	assert_non_null(k);
+	get_task_struct(k);
+	end = now_ms() + 10000; /* seconds for microseconds of work */
+	while (!__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE) &&
+	       now_ms() < end)
+		usleep(1000);
+	assert_true(__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE));
+	machine_shutdown(); /* drops kthread_create()'s reference */
+	assert_string_equal(k->comm, "kept");
+	assert_int_equal(k->pk_exit_code, 5);
+	put_task_struct(k); /* the last: freed here (LSan sees a leak) */
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -730,6 +760,7 @@ int main(void)
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 		T(failed_boot_frees_only_what_it_requested),
+		T(shutdown_keeps_referenced_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
