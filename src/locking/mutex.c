@@ -147,32 +147,45 @@ static void mutex_note_released(struct mutex *lock)
 	pk_unlock_irqrestore(&held_lock, flags);
 }
 
+static int mutex_held_by(struct task_struct *p, void **locks, int max)
+{
+	struct list_head *pos;
+	unsigned long flags;
+	int n = 0;
+
+	pk_lock_irqsave(&held_lock, flags);
+	if (p->pk_held_mutexes.next)
+		for (pos = p->pk_held_mutexes.next; pos != &p->pk_held_mutexes;
+		     pos = pos->next, n++)
+			if (n < max)
+				locks[n] = list_entry(pos, struct mutex,
+						      pk_held_node);
+	pk_unlock_irqrestore(&held_lock, flags);
+	return n;
+}
+
 /*
  * At exit, after the report: release what @p still holds, as its unlock
  * would, so the waiters go on instead of sleeping forever.
  */
 static void mutex_exit_release(struct task_struct *p)
 {
-	struct mutex *lock;
-	unsigned long flags;
+	void *lock;
 
-	for (;;) {
-		lock = NULL;
-		pk_lock_irqsave(&held_lock, flags);
-		if (p->pk_held_mutexes.next && !list_empty(&p->pk_held_mutexes))
-			lock = list_first_entry(&p->pk_held_mutexes,
-						struct mutex, pk_held_node);
-		pk_unlock_irqrestore(&held_lock, flags);
-		if (!lock)
-			return;
-		lock->pk_recursion = 0;
+	while (mutex_held_by(p, &lock, 1)) {
+		((struct mutex *)lock)->pk_recursion = 0;
 		mutex_unlock(lock);
 	}
 }
 
-__attribute__((constructor)) static void mutex_exit_hook_init(void)
+static const struct pk_task_mutex_ops mutex_exit_ops = {
+	.held = mutex_held_by,
+	.release = mutex_exit_release,
+};
+
+__attribute__((constructor)) static void mutex_exit_ops_init(void)
 {
-	pk_task_exit_locks_hook = mutex_exit_release;
+	__atomic_store_n(&pk_task_mutex_ops, &mutex_exit_ops, __ATOMIC_RELEASE);
 }
 #else
 static inline void mutex_note_held(struct mutex *lock)

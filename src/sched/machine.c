@@ -17,7 +17,6 @@
 #include <preempt/delay.h>
 #include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
-#include <preempt/mutex.h>
 #include <preempt/sched.h>
 
 #include "../debug/report.h"
@@ -260,42 +259,45 @@ static void report_exit_atomic(struct task_struct *p)
 		     p->pid, preempt_count());
 }
 
-void (*pk_task_exit_locks_hook)(struct task_struct *p);
-
-static bool holds_mutexes(const struct task_struct *p)
-{
-	return p->pk_held_mutexes.next && !list_empty(&p->pk_held_mutexes);
-}
+const struct pk_task_mutex_ops *pk_task_mutex_ops;
 
 /*
  * lockdep's debug_check_no_locks_held(), from what the locks tracked:
- * spinning locks (pk_held_locks), then mutexes.  The task runs, so only
- * it changes its mutex list.
+ * spinning locks (pk_held_locks), then mutexes (@mutexes, @nr_mutexes).
  */
-static void report_exit_locks(struct task_struct *p)
+static void report_exit_locks(struct task_struct *p, void **mutexes,
+			      int nr_mutexes)
 {
 	char syms[4][96] = {"", "", "", ""};
-	int n = p->pk_nr_held < 4 ? p->pk_nr_held : 4;
-	int total = p->pk_nr_held;
-	struct list_head *pos;
+	int n = 0;
 
-	for (int i = 0; i < n; i++)
-		pk_sym_str((unsigned long)p->pk_held_locks[i], syms[i],
-			   sizeof(syms[i]));
-	if (holds_mutexes(p))
-		for (pos = p->pk_held_mutexes.next; pos != &p->pk_held_mutexes;
-		     pos = pos->next, total++)
-			if (n < 4)
-				pk_sym_str((unsigned long)list_entry(
-						   pos, struct mutex,
-						   pk_held_node),
-					   syms[n++], sizeof(syms[0]));
+	for (int i = 0; i < p->pk_nr_held && i < 8 && n < 4; i++)
+		pk_sym_str((unsigned long)p->pk_held_locks[i], syms[n++],
+			   sizeof(syms[0]));
+	for (int i = 0; i < nr_mutexes && i < 4 && n < 4; i++)
+		pk_sym_str((unsigned long)mutexes[i], syms[n++],
+			   sizeof(syms[0]));
 	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
 		     "====================================\n"
 		     "WARNING: %s/%d still has locks held!\n"
 		     "%d lock(s) held: %s %s %s %s",
-		     p->comm, p->pid, total, syms[0], syms[1], syms[2],
-		     syms[3]);
+		     p->comm, p->pid, p->pk_nr_held + nr_mutexes, syms[0],
+		     syms[1], syms[2], syms[3]);
+}
+
+/* Report what @p still holds; its mutexes then go to their waiters. */
+static void exit_locks(struct task_struct *p)
+{
+	const struct pk_task_mutex_ops *ops =
+		__atomic_load_n(&pk_task_mutex_ops, __ATOMIC_ACQUIRE);
+	void *mutexes[4];
+	int nr_mutexes = ops ? ops->held(p, mutexes, 4) : 0;
+
+	if (likely(!p->pk_nr_held && !nr_mutexes))
+		return;
+	report_exit_locks(p, mutexes, nr_mutexes);
+	if (nr_mutexes)
+		ops->release(p);
 }
 
 /*
@@ -319,11 +321,7 @@ void pk_task_exit(int code)
 {
 	struct task_struct *p = current;
 
-	if (unlikely(p->pk_nr_held || holds_mutexes(p)))
-		report_exit_locks(p);
-	/* Mutexes go to their waiters, released as the owner would. */
-	if (unlikely(holds_mutexes(p)) && pk_task_exit_locks_hook)
-		pk_task_exit_locks_hook(p);
+	exit_locks(p);
 	if (unlikely(pk_softirq_disable_cnt & SOFTIRQ_MASK))
 		exit_bh(p);
 	if (unlikely(in_atomic() || irqs_disabled())) {
