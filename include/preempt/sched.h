@@ -166,7 +166,8 @@ void yield(void);
 /**
  * schedule_timeout() - sleep until woken or @timeout ticks have passed
  *
- * Task context; set the task state first.  Returns the ticks left.
+ * Task or host thread context; set the task state first.  Returns the
+ * ticks left.
  */
 long schedule_timeout(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
