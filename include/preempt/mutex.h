@@ -7,14 +7,16 @@
  * mutex is one compare-and-swap of the owner; a contended one queues the
  * task on the mutex's wait queue and sleeps; an unlock wakes one waiter.
  *
- * On a host thread (not a task of a booted machine) a contended lock polls,
- * yielding the host CPU, since only the machine's tasks can be woken.
+ * A host thread (not a task of a booted machine) sleeps and is woken as a
+ * task does: its task parks (sched.h).
  *
  * With CONFIG_DEBUG_MUTEXES (on with the debug checks) misuse is reported
  * and survived: an unlock of an unlocked mutex is ignored, an unlock by a
  * task that is not the owner releases it anyway, and a recursive lock by
  * the owner returns without taking it (its next unlock is then ignored)
- * instead of deadlocking.
+ * instead of deadlocking.  A mutex its owner still holds when it exits is
+ * reported (lockdep's "still has locks held!") and released for it, so
+ * its waiters go on, as a robust futex hands on a dead owner's lock.
  */
 
 #include <limits.h>
@@ -31,6 +33,7 @@ struct mutex {
 	struct task_struct *owner; /* NULL when unlocked */
 	wait_queue_head_t wait;
 	int pk_recursion; /* debug: self-deadlocks reported and let through */
+	struct list_head pk_held_node; /* debug: on owner->pk_held_mutexes */
 };
 
 #define __MUTEX_INITIALIZER(name)                                              \
@@ -38,6 +41,7 @@ struct mutex {
 		.owner = NULL,                                                 \
 		.wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait),            \
 		.pk_recursion = 0,                                             \
+		.pk_held_node = LIST_HEAD_INIT((name).pk_held_node),           \
 	}
 /** DEFINE_MUTEX() - define an unlocked mutex named @name. */
 #define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
@@ -86,9 +90,8 @@ static inline bool mutex_is_locked(struct mutex *lock)
 
 /**
  * pk_lock_wait() - wait on @wq until @trylock(@lock) succeeds, at most
- * @timeout ticks (PK_LOCK_WAIT_FOREVER: no limit).  Task context, may
- * sleep; a host thread polls instead, yielding the host CPU (it cannot be
- * woken).  Returns true once taken, false on timeout.
+ * @timeout ticks (PK_LOCK_WAIT_FOREVER: no limit).  Task or host thread
+ * context, may sleep.  Returns true once taken, false on timeout.
  */
 bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 		  void *lock, long timeout);

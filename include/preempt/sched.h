@@ -9,7 +9,10 @@
  *
  * Before machine_boot() (and on threads that are not vCPUs) every thread is
  * a task alone on its own CPU: a reschedule picks the same task again, so
- * it only settles need-resched and is counted in pk_sched_stats().
+ * it only settles need-resched and is counted in pk_sched_stats().  Such a
+ * task sleeps as any other (schedule() with a sleeping state parks the
+ * thread until wake_up_process()), so wait queues and completions work
+ * between host threads and the machine's tasks in both directions.
  */
 
 #include <stdbool.h>
@@ -61,12 +64,14 @@ struct task_struct {
 	struct list_head pk_run_node;
 	int pk_on_rq;
 	int pk_on_cpu;
-	int pk_refs;
-	int pk_slice; /* ticks left in its time slice */
+	int pk_refs;	    /* get_task_struct() references */
+	int pk_kthread_ref; /* kthread_create()'s reference not yet dropped */
+	struct task_struct *pk_free_next; /* freed later: see put_task_struct */
+	int pk_slice;			  /* ticks left in its time slice */
 	int pk_in_user;
 	int pk_should_stop;
 	int pk_exit_code;
-	int pk_exited; /* futex word: 1 once the task is dead */
+	int pk_exited; /* 1 once the task is dead */
 	cpumask_t pk_cpus_allowed;
 	int (*pk_fn)(void *data);
 	void *pk_data;
@@ -79,6 +84,7 @@ struct task_struct {
 	unsigned long pk_saved_irqs_disabled_ip;
 	void *pk_held_locks[8]; /* debug: locks held, for the exit check */
 	int pk_nr_held;
+	struct list_head pk_held_mutexes; /* debug: mutexes held (mutex.c) */
 	void *pk_stack; /* the port layer's stack and saved context */
 	void *pk_ctx;
 	int pagefault_disabled; /* pagefault_disable() depth (uaccess.h) */
@@ -95,6 +101,28 @@ struct task_struct {
  */
 struct task_struct *get_current(void);
 #define current get_current()
+
+/**
+ * get_task_struct() - take a reference on @p, which keeps its memory
+ * (not the task) alive until put_task_struct()
+ *
+ * Any context, interrupts included; the caller must already hold a
+ * reference or otherwise know @p is alive (it is current, or queued on a
+ * wait queue whose lock the caller holds).  A task holds one on itself
+ * while it lives, kthread_create() returns one for kthread_stop(), and a
+ * host thread's task is the thread's until the thread exits.
+ */
+void get_task_struct(struct task_struct *p);
+
+/**
+ * put_task_struct() - drop a reference taken by get_task_struct()
+ *
+ * Any context, interrupts included: the last reference frees the task at
+ * once in task context, and later (from the next put in task context, or
+ * machine_shutdown()) when dropped in interrupt context, where freeing is
+ * not allowed.
+ */
+void put_task_struct(struct task_struct *p);
 
 /** task_pid_nr() - the task's id.  Any context. */
 static inline int task_pid_nr(const struct task_struct *p)
@@ -113,8 +141,13 @@ static inline int task_pid_nr(const struct task_struct *p)
  * schedule() - give up the CPU; the task runs again when it is woken (or at
  * once, if it stayed TASK_RUNNING and is still the best choice)
  *
- * Task context, not atomic: schedule() while atomic is reported ("BUG:
- * scheduling while atomic") and the count repaired.
+ * Task context, not atomic.  Every way into the scheduler (schedule(),
+ * yield(), the preemption points) reports a call while atomic ("BUG:
+ * scheduling while atomic"); in task context the count is then repaired
+ * and the switch happens, as in the kernel; in interrupt context
+ * (hardirq, NMI, a softirq being served), which only its own exit can
+ * leave, the call returns at once with the task running, so the
+ * caller's sleep turns into a busy wait and the machine goes on.
  */
 void schedule(void);
 
@@ -125,13 +158,18 @@ void schedule(void);
  */
 int wake_up_process(struct task_struct *p);
 
-/** yield() - let another runnable task of the same class run.  Task. */
+/**
+ * yield() - let another runnable task of the same class run
+ *
+ * Task context, not atomic (checked as schedule() is).
+ */
 void yield(void);
 
 /**
  * schedule_timeout() - sleep until woken or @timeout ticks have passed
  *
- * Task context; set the task state first.  Returns the ticks left.
+ * Task or host thread context; set the task state first.  Returns the
+ * ticks left.
  */
 long schedule_timeout(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
@@ -161,7 +199,7 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 /**
  * kthread_stop() - ask @k to stop, wait for it to exit, return its result
  *
- * Task or thread context (may sleep).
+ * Task or thread context (may sleep).  Drops kthread_create()'s reference.
  */
 int kthread_stop(struct task_struct *k);
 

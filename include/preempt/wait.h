@@ -42,7 +42,8 @@ void wake_up(wait_queue_head_t *wq);
 /**
  * wait_event() - sleep until @cond is true
  *
- * Task context (may sleep).  @cond is evaluated after each wake-up.
+ * Task or host thread context (may sleep; a host thread's task parks,
+ * see sched.h).  @cond is evaluated after each wake-up.
  */
 #define wait_event(wq, cond)                                                   \
 	do {                                                                   \
@@ -60,8 +61,8 @@ void wake_up(wait_queue_head_t *wq);
 /**
  * wait_event_timeout() - wait_event() for at most @timeout ticks
  *
- * Returns 0 if @cond was still false at the timeout, else the ticks left
- * (at least 1).
+ * Task or host thread context.  Returns 0 if @cond was still false at
+ * the timeout, else the ticks left (at least 1).
  */
 #define wait_event_timeout(wq, cond, timeout)                                  \
 	({                                                                     \
@@ -104,11 +105,14 @@ void reinit_completion(struct completion *x);
 void complete(struct completion *x);
 /** complete_all() - wake every waiter, now and later.  Any context. */
 void complete_all(struct completion *x);
-/** wait_for_completion() - sleep until @x is completed.  Task context. */
+/**
+ * wait_for_completion() - sleep until @x is completed.  Task or host
+ * thread context.
+ */
 void wait_for_completion(struct completion *x);
 /**
  * wait_for_completion_timeout() - at most @timeout ticks; returns 0 on
- * timeout, else the ticks left (at least 1).  Task context.
+ * timeout, else the ticks left (at least 1).  Task or host thread context.
  */
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout);

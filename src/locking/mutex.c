@@ -14,26 +14,9 @@
 
 /* ---- the shared slow path ---- */
 
-/*
- * A host thread's task has no runqueue, so wake_up_process() cannot reach
- * it: it never queues, and polls, yielding the host CPU in between.
- */
-static bool host_lock_wait(bool (*trylock)(void *lock), void *lock,
-			   long timeout)
-{
-	unsigned long deadline = jiffies + (unsigned long)timeout;
-
-	while (!trylock(lock)) {
-		if (timeout != PK_LOCK_WAIT_FOREVER &&
-		    (long)(jiffies - deadline) >= 0)
-			return false;
-		schedule(); /* on a host thread: sched_yield() */
-	}
-	return true;
-}
-
-static bool task_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
-			   void *lock, long timeout)
+/* Tasks and host threads alike: a host thread's task parks (sched.h). */
+bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
+		  void *lock, long timeout)
 {
 	struct wait_queue_entry w = {.task = current};
 	bool taken;
@@ -58,14 +41,6 @@ static bool task_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 	return taken;
 }
 
-bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
-		  void *lock, long timeout)
-{
-	if (!pk_this_rq)
-		return host_lock_wait(trylock, lock, timeout);
-	return task_lock_wait(wq, trylock, lock, timeout);
-}
-
 void pk_lock_wake_one(wait_queue_head_t *wq)
 {
 	struct wait_queue_entry *w;
@@ -88,6 +63,7 @@ void mutex_init(struct mutex *lock)
 	lock->owner = NULL;
 	init_waitqueue_head(&lock->wait);
 	lock->pk_recursion = 0;
+	INIT_LIST_HEAD(&lock->pk_held_node);
 }
 
 /* Sequentially consistent: the waiter's side of pk_lock_has_waiters(). */
@@ -143,7 +119,85 @@ static bool mutex_unlock_checks(struct mutex *lock)
 	lock->pk_recursion = 0;
 	return true;
 }
+/*
+ * The mutexes each task holds, for the exit check.  One lock for every
+ * list: a wrong-owner unlock takes the mutex off another task's list.
+ */
+static int held_lock;
+
+static void mutex_note_held(struct mutex *lock)
+{
+	struct task_struct *p = current;
+	unsigned long flags;
+
+	pk_lock_irqsave(&held_lock, flags);
+	if (!p->pk_held_mutexes.next) /* a host thread's task, say */
+		INIT_LIST_HEAD(&p->pk_held_mutexes);
+	list_add_tail(&lock->pk_held_node, &p->pk_held_mutexes);
+	pk_unlock_irqrestore(&held_lock, flags);
+}
+
+static void mutex_note_released(struct mutex *lock)
+{
+	unsigned long flags;
+
+	pk_lock_irqsave(&held_lock, flags);
+	if (lock->pk_held_node.next) /* not zeroed memory never initialized */
+		list_del_init(&lock->pk_held_node);
+	pk_unlock_irqrestore(&held_lock, flags);
+}
+
+static int mutex_held_by(struct task_struct *p, void **locks, int max)
+{
+	struct list_head *pos;
+	unsigned long flags;
+	int n = 0;
+
+	pk_lock_irqsave(&held_lock, flags);
+	if (p->pk_held_mutexes.next)
+		for (pos = p->pk_held_mutexes.next; pos != &p->pk_held_mutexes;
+		     pos = pos->next, n++)
+			if (n < max)
+				locks[n] = list_entry(pos, struct mutex,
+						      pk_held_node);
+	pk_unlock_irqrestore(&held_lock, flags);
+	return n;
+}
+
+/*
+ * At exit, after the report: release what @p still holds, as its unlock
+ * would, so the waiters go on instead of sleeping forever.
+ */
+static void mutex_exit_release(struct task_struct *p)
+{
+	void *lock;
+
+	while (mutex_held_by(p, &lock, 1)) {
+		((struct mutex *)lock)->pk_recursion = 0;
+		mutex_unlock(lock);
+	}
+}
+
+static const struct pk_task_mutex_ops mutex_exit_ops = {
+	.held = mutex_held_by,
+	.release = mutex_exit_release,
+};
+
+__attribute__((constructor)) static void mutex_exit_ops_init(void)
+{
+	__atomic_store_n(&pk_task_mutex_ops, &mutex_exit_ops, __ATOMIC_RELEASE);
+}
 #else
+static inline void mutex_note_held(struct mutex *lock)
+{
+	(void)lock;
+}
+
+static inline void mutex_note_released(struct mutex *lock)
+{
+	(void)lock;
+}
+
 static inline bool mutex_self_deadlock(struct mutex *lock)
 {
 	(void)lock;
@@ -160,11 +214,14 @@ static inline bool mutex_unlock_checks(struct mutex *lock)
 void mutex_lock(struct mutex *lock)
 {
 	might_sleep();
-	if (likely(mutex_acquire(lock)))
+	if (likely(mutex_acquire(lock))) {
+		mutex_note_held(lock);
 		return;
+	}
 	if (mutex_self_deadlock(lock))
 		return;
 	pk_lock_wait(&lock->wait, mutex_acquire_cb, lock, PK_LOCK_WAIT_FOREVER);
+	mutex_note_held(lock);
 }
 
 int mutex_lock_interruptible(struct mutex *lock)
@@ -175,13 +232,17 @@ int mutex_lock_interruptible(struct mutex *lock)
 
 int mutex_trylock(struct mutex *lock)
 {
-	return mutex_acquire(lock);
+	if (!mutex_acquire(lock))
+		return 0;
+	mutex_note_held(lock);
+	return 1;
 }
 
 void mutex_unlock(struct mutex *lock)
 {
 	if (!mutex_unlock_checks(lock))
 		return;
+	mutex_note_released(lock);
 	__atomic_store_n(&lock->owner, NULL, __ATOMIC_RELEASE);
 	if (pk_lock_has_waiters(&lock->wait))
 		pk_lock_wake_one(&lock->wait);

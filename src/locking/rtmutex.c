@@ -242,7 +242,6 @@ static void wait_for_handoff(struct rt_mutex_waiter *w)
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
 			break;
-		/* On a host thread this only yields: we poll @granted. */
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
@@ -299,8 +298,7 @@ static void hand_off(struct rt_mutex *lock)
 	 * we set @granted before reading its state in the wake-up. */
 	__atomic_store_n(&w->granted, 1, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (next->pk_ctx)
-		wake_up_process(next);
+	wake_up_process(next); /* a task, or a host thread's parked task */
 }
 
 static void rt_mutex_unlock_slow(struct rt_mutex *lock, struct task_struct *me)

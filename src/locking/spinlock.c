@@ -77,8 +77,13 @@ static void held_pop(void *lock)
 		p->pk_nr_held--; /* beyond what we track */
 }
 
+/*
+ * The lock holds a reference on its owner, so a report about the lock
+ * never reads a freed task, even one that exited holding it.
+ */
 static void note_owner(raw_spinlock_t *lock)
 {
+	get_task_struct(current);
 	lock->owner_task = current;
 	lock->owner_cpu = raw_smp_processor_id();
 	held_push(lock);
@@ -109,6 +114,8 @@ int pk_raw_spin_trylock_debug(raw_spinlock_t *lock)
 
 bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock)
 {
+	struct task_struct *owner;
+
 	if (unlikely(lock->recursion && lock->owner_task == current)) {
 		lock->recursion--;
 		return true;
@@ -117,13 +124,16 @@ bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock)
 		spin_bug(lock, "already unlocked");
 		return false; /* nothing was taken: undo nothing */
 	}
-	if (unlikely(lock->owner_task != current))
+	owner = lock->owner_task;
+	if (unlikely(owner != current))
 		spin_bug(lock, "wrong owner");
 	else
 		held_pop(lock);
 	lock->owner_task = NULL;
 	lock->owner_cpu = -1;
 	arch_spin_unlock(lock);
+	if (owner)
+		put_task_struct(owner);
 	return true;
 }
 

@@ -47,8 +47,8 @@ static inline bool pk_mm_ready(void)
 
 /*
  * Sleeping until something is freed: the page allocator's "reclaim" and
- * kmap()'s wait for a slot.  A machine task sleeps on a wait queue, any
- * other thread on a futex; @seq moves at every free that has a waiter.
+ * kmap()'s wait for a slot.  Tasks and host threads sleep on the wait
+ * queue; @seq moves at every free that has a waiter.
  */
 struct pk_mm_waitq {
 	unsigned int seq;

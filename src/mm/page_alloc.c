@@ -291,13 +291,8 @@ unsigned int pk_mm_wait_begin(struct pk_mm_waitq *q)
 void pk_mm_wait(struct pk_mm_waitq *q, unsigned int seq)
 {
 	__atomic_add_fetch(&pk_mm_nr_waits, 1, __ATOMIC_RELAXED);
-	if (pk_on_machine_task()) {
-		wait_event(q->wq,
-			   __atomic_load_n(&q->seq, __ATOMIC_ACQUIRE) != seq);
-		return;
-	}
-	while (__atomic_load_n(&q->seq, __ATOMIC_ACQUIRE) == seq)
-		pk_futex(&q->seq, FUTEX_WAIT_PRIVATE, seq, NULL);
+	/* Tasks and host threads alike: a host thread's task parks. */
+	wait_event(q->wq, __atomic_load_n(&q->seq, __ATOMIC_ACQUIRE) != seq);
 }
 
 void pk_mm_wait_end(struct pk_mm_waitq *q)
@@ -308,7 +303,6 @@ void pk_mm_wait_end(struct pk_mm_waitq *q)
 void pk_mm_wake_slow(struct pk_mm_waitq *q)
 {
 	__atomic_add_fetch(&q->seq, 1, __ATOMIC_SEQ_CST);
-	pk_futex(&q->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 	wake_up(&q->wq);
 }
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <preempt/bug.h>
 #include <preempt/debug.h>
@@ -41,9 +42,56 @@
 __thread struct rq *pk_this_rq;
 __thread struct task_struct *pk_current;
 
-/* Without a machine: the thread's own task and per-thread counters. */
-static __thread struct task_struct host_task;
+/*
+ * Without a machine, and on threads that are no vCPU: the thread's own
+ * task, counted like any other, and per-thread counters.  Its memory
+ * comes from mmap(), not malloc(), because the first get_current() may
+ * be in an interrupt handler; the thread's reference goes at its exit.
+ */
+static __thread struct task_struct *host_task;
+static __thread struct task_struct host_task_fallback; /* mmap failed */
 static __thread struct pk_sched_stats host_stats;
+static pthread_key_t host_task_key;
+
+static void host_task_exit(void *p)
+{
+	host_task = NULL;
+	put_task_struct(p);
+}
+
+__attribute__((constructor)) static void host_task_key_init(void)
+{
+	/* Made first thing, its index is small: setting it never allocates. */
+	if (pthread_key_create(&host_task_key, host_task_exit))
+		BUG();
+}
+
+static struct task_struct *host_task_alloc(void)
+{
+	struct task_struct *p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		p = &host_task_fallback;
+		p->pk_refs = 1 << 30; /* the thread's TLS: never freed */
+	} else {
+		p->pk_refs = 1; /* the thread's, dropped at its exit */
+		pthread_setspecific(host_task_key, p);
+	}
+	p->pid = (int)gettid();
+	pk_current_comm(p->comm);
+	p->prio = DEFAULT_PRIO;
+	p->pk_normal_prio = DEFAULT_PRIO;
+	p->cpu = -1;
+	INIT_LIST_HEAD(&p->pk_run_node);
+	return p;
+}
+
+void pk_host_task_free(struct task_struct *p)
+{
+	if (p != &host_task_fallback)
+		munmap(p, sizeof(*p));
+}
 
 struct task_struct *get_current(void)
 {
@@ -51,14 +99,10 @@ struct task_struct *get_current(void)
 
 	if (p)
 		return p;
-	if (!host_task.pid) {
-		host_task.pid = (int)gettid();
-		pk_current_comm(host_task.comm);
-		host_task.prio = DEFAULT_PRIO;
-		host_task.pk_normal_prio = DEFAULT_PRIO;
-		host_task.cpu = -1;
-	}
-	return &host_task;
+	p = host_task;
+	if (unlikely(!p))
+		host_task = p = host_task_alloc();
+	return p;
 }
 
 static struct pk_sched_stats *this_stats(void)
@@ -267,7 +311,7 @@ static __attribute__((noinline)) void finish_task_switch(void)
 	__preempt_count_sub(PREEMPT_LOCK_OFFSET);
 	local_irq_enable();
 	if (dead)
-		pk_task_put(prev);
+		put_task_struct(prev);
 }
 
 /* The first code a new task runs (the kernel's schedule_tail()). */
@@ -350,24 +394,91 @@ static void count_resched(enum pk_resched_kind kind)
 	this_stats()->resched[kind]++;
 }
 
-void schedule(void)
+/*
+ * The kernel's schedule_debug(), on every way into the scheduler: may the
+ * caller switch?  Atomic in task context: reported, count repaired, yes.
+ * In interrupt context, no: the handler's frame, its count and the CPU's
+ * softirq ownership only its own exit can undo; the task stays running,
+ * so a sleep becomes a busy wait and the machine goes on.
+ */
+static bool schedule_debug(void)
 {
-	if (unlikely(in_atomic() || irqs_disabled())) {
-		report_schedule_atomic(current);
-		/* The kernel's repair: the system survives. */
-		preempt_count_set(0);
+	if (likely(!in_atomic() && !irqs_disabled()))
+		return true;
+	report_schedule_atomic(current);
+	if (!in_task()) {
+		__set_current_state(TASK_RUNNING);
+		return false;
 	}
-	if (!pk_this_rq) {
-		/* A thread that is no vCPU: the host schedules it. */
-		clear_preempt_need_resched();
+	/* The kernel's repair: the next task must not inherit the count. */
+	preempt_count_set(0);
+	return true;
+}
+
+/* A host thread's task: the host runs it; it sleeps on its state word. */
+static void host_schedule(void)
+{
+	clear_preempt_need_resched();
+	if (__atomic_load_n(&current->__state, __ATOMIC_SEQ_CST) ==
+	    TASK_RUNNING)
 		sched_yield();
+	else
+		pk_host_park(0);
+}
+
+/*
+ * Park the calling host thread's task until a wake-up sets it running or
+ * CLOCK_MONOTONIC reaches @deadline_ns (0: no deadline).  Its state word
+ * is the futex: a wake-up between the caller's state change and the wait
+ * changes the word, so the wait returns at once.  Returns false at the
+ * deadline, with the task set running.
+ */
+bool pk_host_park(long long deadline_ns)
+{
+	struct task_struct *p = current;
+	unsigned int state;
+
+	while ((state = __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST)) !=
+	       TASK_RUNNING) {
+		struct timespec now, rel;
+		long long left;
+
+		if (!deadline_ns) {
+			pk_futex(&p->__state, FUTEX_WAIT_PRIVATE, state, NULL);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = deadline_ns - (now.tv_sec * 1000000000LL + now.tv_nsec);
+		if (left <= 0) {
+			__set_current_state(TASK_RUNNING);
+			return false;
+		}
+		rel.tv_sec = left / 1000000000LL;
+		rel.tv_nsec = left % 1000000000LL;
+		pk_futex(&p->__state, FUTEX_WAIT_PRIVATE, state, &rel);
+	}
+	return true;
+}
+
+/* One entry for every way in: the check, then the switch loop. */
+static void schedule_common(bool preempt)
+{
+	if (!schedule_debug())
+		return;
+	if (!pk_this_rq) {
+		host_schedule();
 		return;
 	}
 	do {
 		preempt_disable();
-		__schedule(false);
+		__schedule(preempt);
 		preempt_enable_no_resched();
 	} while (need_resched());
+}
+
+void schedule(void)
+{
+	schedule_common(false);
 }
 
 /* A reschedule from a preemption point of kind @kind. */
@@ -380,11 +491,7 @@ static void preempt_schedule_common(enum pk_resched_kind kind)
 	}
 	/* Traced, unlike the kernel's: the preempt tracer must see the
 	 * switch's preempt-off section close in the task that resumes. */
-	do {
-		preempt_disable();
-		__schedule(true);
-		preempt_enable_no_resched();
-	} while (need_resched());
+	schedule_common(true);
 }
 
 void preempt_schedule(void)
@@ -423,9 +530,13 @@ void yield(void)
 {
 	set_current_state(TASK_RUNNING);
 	if (!pk_this_rq) {
-		sched_yield();
+		if (schedule_debug())
+			sched_yield();
 		return;
 	}
+	/* Once, even with nothing else to run: no need-resched loop. */
+	if (!schedule_debug())
+		return;
 	preempt_disable();
 	__schedule(true);
 	preempt_enable_no_resched();
@@ -523,12 +634,44 @@ static int select_task_rq(struct task_struct *p)
 	return best >= 0 ? best : p->cpu;
 }
 
+/* A host thread's task: claim the wake-up on its state word, then wake it. */
+static int host_wake(struct task_struct *p, unsigned int state)
+{
+	unsigned int s = __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST);
+
+	do {
+		if (!(s & state))
+			return 0;
+	} while (!__atomic_compare_exchange_n(&p->__state, &s, TASK_RUNNING,
+					      false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	pk_futex(&p->__state, FUTEX_WAKE_PRIVATE, 1, NULL);
+	return 1;
+}
+
+/*
+ * Its switch-out may still be saving its registers on another vCPU,
+ * whose host thread may be off the host CPU: spin a little, then yield.
+ */
+static void wait_off_cpu(struct task_struct *p)
+{
+	for (int spins = 0; __atomic_load_n(&p->pk_on_cpu, __ATOMIC_ACQUIRE);
+	     spins++) {
+		if (spins > 100)
+			sched_yield();
+		else
+			pk_cpu_relax();
+	}
+}
+
 static int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
 	unsigned long flags;
 	struct rq *rq;
 	int cpu;
 
+	if (!p->pk_ctx)
+		return host_wake(p, state);
 	local_irq_save(flags);
 	preempt_disable_notrace();
 	rq = lock_task_rq(p);
@@ -548,9 +691,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 		return 1;
 	}
 	pk_raw_unlock(&rq->lock);
-	/* Its switch-out may still be saving its registers elsewhere. */
-	while (__atomic_load_n(&p->pk_on_cpu, __ATOMIC_ACQUIRE))
-		pk_cpu_relax();
+	wait_off_cpu(p);
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);

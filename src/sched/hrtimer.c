@@ -194,12 +194,9 @@ int schedule_hrtimeout(ktime_t *expires, enum hrtimer_mode mode)
 		ktime_t until = mode == HRTIMER_MODE_REL
 					? ktime_get() + *expires
 					: *expires;
-		struct timespec ts = {.tv_sec = until / 1000000000LL,
-				      .tv_nsec = until % 1000000000LL};
 
-		__set_current_state(TASK_RUNNING);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		return 0;
+		/* A host thread's task: parked, so a wake-up ends it early. */
+		return pk_host_park(until > 0 ? until : 1) ? -EINTR : 0;
 	}
 	hrtimer_setup(&s.timer, wake_sleeper, CLOCK_MONOTONIC, mode);
 	s.task = current;

@@ -123,20 +123,26 @@ struct task_struct *pk_task_alloc(const char *name, size_t size)
 	p->policy = SCHED_NORMAL;
 	p->pk_slice = PK_SLICE_TICKS;
 	p->pk_refs = 2; /* its own, dropped at death; its creator's */
+	p->pk_kthread_ref = 1;
 	p->pk_cpus_allowed = ~0ULL;
 	p->pk_stack = stack;
 	p->pk_ctx = ctx;
 	INIT_LIST_HEAD(&p->pk_run_node);
+	INIT_LIST_HEAD(&p->pk_held_mutexes);
 	return p;
 }
 
-void pk_task_get(struct task_struct *p)
+void get_task_struct(struct task_struct *p)
 {
 	__atomic_add_fetch(&p->pk_refs, 1, __ATOMIC_RELAXED);
 }
 
 static void task_free(struct task_struct *p)
 {
+	if (!p->pk_ctx) {
+		pk_host_task_free(p);
+		return;
+	}
 	pk_stack_free(p->pk_stack);
 	free(p->pk_stack);
 	free(p->pk_ctx);
@@ -158,12 +164,47 @@ static void untrack_task(struct task_struct *p)
 	pk_unlock_irqrestore(&tasks_lock, flags);
 }
 
-void pk_task_put(struct task_struct *p)
+/* Tasks whose last reference went in interrupt context, freed later. */
+static struct task_struct *deferred_free;
+
+static void free_deferred_tasks(void)
 {
-	if (__atomic_sub_fetch(&p->pk_refs, 1, __ATOMIC_ACQ_REL) == 0) {
+	struct task_struct *p =
+		__atomic_exchange_n(&deferred_free, NULL, __ATOMIC_ACQUIRE);
+
+	while (p) {
+		struct task_struct *next = p->pk_free_next;
+
 		untrack_task(p);
 		task_free(p);
+		p = next;
 	}
+}
+
+void put_task_struct(struct task_struct *p)
+{
+	if (__atomic_sub_fetch(&p->pk_refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* free() and munmap() are not for signal handlers: push, lock-free. */
+	if (!in_task()) {
+		p->pk_free_next =
+			__atomic_load_n(&deferred_free, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(
+			&deferred_free, &p->pk_free_next, p, true,
+			__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			;
+		return;
+	}
+	untrack_task(p);
+	task_free(p);
+	free_deferred_tasks();
+}
+
+/* kthread_create()'s reference, dropped once by kthread_stop or shutdown. */
+static void put_kthread_ref(struct task_struct *p)
+{
+	if (__atomic_exchange_n(&p->pk_kthread_ref, 0, __ATOMIC_ACQ_REL))
+		put_task_struct(p);
 }
 
 extern void pk_schedule_tail(void);
@@ -220,23 +261,45 @@ static void report_exit_atomic(struct task_struct *p)
 		     p->pid, preempt_count());
 }
 
-/* lockdep's debug_check_no_locks_held(), from what the locks tracked. */
-static void report_exit_locks(struct task_struct *p)
-{
-	char syms[8][96];
-	int n = p->pk_nr_held < 8 ? p->pk_nr_held : 8;
+const struct pk_task_mutex_ops *pk_task_mutex_ops;
 
-	for (int i = 0; i < 8; i++)
-		syms[i][0] = '\0';
-	for (int i = 0; i < n; i++)
-		pk_sym_str((unsigned long)p->pk_held_locks[i], syms[i],
-			   sizeof(syms[i]));
+/*
+ * lockdep's debug_check_no_locks_held(), from what the locks tracked:
+ * spinning locks (pk_held_locks), then mutexes (@mutexes, @nr_mutexes).
+ */
+static void report_exit_locks(struct task_struct *p, void **mutexes,
+			      int nr_mutexes)
+{
+	char syms[4][96] = {"", "", "", ""};
+	int n = 0;
+
+	for (int i = 0; i < p->pk_nr_held && i < 8 && n < 4; i++)
+		pk_sym_str((unsigned long)p->pk_held_locks[i], syms[n++],
+			   sizeof(syms[0]));
+	for (int i = 0; i < nr_mutexes && i < 4 && n < 4; i++)
+		pk_sym_str((unsigned long)mutexes[i], syms[n++],
+			   sizeof(syms[0]));
 	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
 		     "====================================\n"
 		     "WARNING: %s/%d still has locks held!\n"
 		     "%d lock(s) held: %s %s %s %s",
-		     p->comm, p->pid, p->pk_nr_held, syms[0], syms[1], syms[2],
-		     syms[3]);
+		     p->comm, p->pid, p->pk_nr_held + nr_mutexes, syms[0],
+		     syms[1], syms[2], syms[3]);
+}
+
+/* Report what @p still holds; its mutexes then go to their waiters. */
+static void exit_locks(struct task_struct *p)
+{
+	const struct pk_task_mutex_ops *ops =
+		__atomic_load_n(&pk_task_mutex_ops, __ATOMIC_ACQUIRE);
+	void *mutexes[4];
+	int nr_mutexes = ops ? ops->held(p, mutexes, 4) : 0;
+
+	if (likely(!p->pk_nr_held && !nr_mutexes))
+		return;
+	report_exit_locks(p, mutexes, nr_mutexes);
+	if (nr_mutexes)
+		ops->release(p);
 }
 
 /*
@@ -260,8 +323,7 @@ void pk_task_exit(int code)
 {
 	struct task_struct *p = current;
 
-	if (unlikely(p->pk_nr_held))
-		report_exit_locks(p);
+	exit_locks(p);
 	if (unlikely(pk_softirq_disable_cnt & SOFTIRQ_MASK))
 		exit_bh(p);
 	if (unlikely(in_atomic() || irqs_disabled())) {
@@ -272,8 +334,6 @@ void pk_task_exit(int code)
 	preempt_disable();
 	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&p->pk_exited, 1, __ATOMIC_SEQ_CST);
-	pk_futex((unsigned int *)&p->pk_exited, FUTEX_WAKE_PRIVATE, 1 << 30,
-		 NULL);
 	wake_up(&exit_wq);
 	preempt_enable_no_resched();
 	schedule();
@@ -292,16 +352,10 @@ int kthread_stop(struct task_struct *k)
 	might_sleep();
 	__atomic_store_n(&k->pk_should_stop, 1, __ATOMIC_RELEASE);
 	wake_up_process(k);
-	if (pk_this_rq) {
-		wait_event(exit_wq,
-			   __atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE));
-	} else {
-		while (!__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE))
-			pk_futex((unsigned int *)&k->pk_exited,
-				 FUTEX_WAIT_PRIVATE, 0, NULL);
-	}
+	/* A task or a host thread: both sleep on the queue. */
+	wait_event(exit_wq, __atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE));
 	ret = k->pk_exit_code;
-	pk_task_put(k);
+	put_kthread_ref(k);
 	return ret;
 }
 
@@ -537,6 +591,41 @@ static void configure(const struct machine_config *cfg)
 		preempt_model_set((enum preempt_model)model);
 }
 
+static const struct {
+	unsigned int irq;
+	irq_handler_t handler;
+	const char *name;
+} machine_irqs[] = {
+	{PK_TICK_IRQ, tick_interrupt, "timer"},
+	{PK_RESCHED_IRQ, resched_interrupt, "resched"},
+	{PK_HRTIMER_IRQ, hrtimer_interrupt, "hrtimer"},
+};
+
+#define NR_MACHINE_IRQS (sizeof(machine_irqs) / sizeof(machine_irqs[0]))
+
+/* The lines every vCPU shares; on failure, only those taken are freed. */
+static int request_machine_irqs(void)
+{
+	for (size_t i = 0; i < NR_MACHINE_IRQS; i++) {
+		int err = request_irq(machine_irqs[i].irq,
+				      machine_irqs[i].handler, IRQF_SHARED,
+				      machine_irqs[i].name, runqueues);
+
+		if (err) {
+			while (i--)
+				free_irq(machine_irqs[i].irq, runqueues);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void free_machine_irqs(void)
+{
+	for (size_t i = 0; i < NR_MACHINE_IRQS; i++)
+		free_irq(machine_irqs[i].irq, runqueues);
+}
+
 int machine_boot(const struct machine_config *cfg)
 {
 	int n, err;
@@ -557,15 +646,9 @@ int machine_boot(const struct machine_config *cfg)
 	boot_ns = now_ns();
 	pk_safepoint_scan();
 	cpus_up = 0;
-	if ((err = request_irq(PK_TICK_IRQ, tick_interrupt, IRQF_SHARED,
-			       "timer", runqueues)) ||
-	    (err = request_irq(PK_RESCHED_IRQ, resched_interrupt, IRQF_SHARED,
-			       "resched", runqueues)) ||
-	    (err = request_irq(PK_HRTIMER_IRQ, hrtimer_interrupt, IRQF_SHARED,
-			       "hrtimer", runqueues))) {
-		free_irq(PK_TICK_IRQ, runqueues);
-		free_irq(PK_RESCHED_IRQ, runqueues);
+	if ((err = request_machine_irqs())) {
 		set_rt_running(false);
+		__atomic_store_n(&nr_cpus, 0, __ATOMIC_RELEASE);
 		booted = 0;
 		return err;
 	}
@@ -598,9 +681,38 @@ static bool rq_busy(struct rq *rq)
 	       __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE);
 }
 
-void machine_shutdown(void)
+/*
+ * Tasks that exited and that nobody stopped: drop kthread_create()'s
+ * reference.  Those someone still holds stay until the last put.
+ */
+static void put_exited_kthreads(void)
 {
 	struct task_node *node, *tmp;
+	struct task_struct *p;
+	unsigned long flags;
+
+	for (;;) {
+		p = NULL;
+		pk_lock_irqsave(&tasks_lock, flags);
+		list_for_each_entry_safe(node, tmp, &all_tasks, node)
+		{
+			if (node->task->__state == TASK_DEAD &&
+			    __atomic_load_n(&node->task->pk_kthread_ref,
+					    __ATOMIC_ACQUIRE)) {
+				p = node->task;
+				break;
+			}
+		}
+		pk_unlock_irqrestore(&tasks_lock, flags);
+		if (!p)
+			break;
+		put_kthread_ref(p);
+	}
+	free_deferred_tasks();
+}
+
+void machine_shutdown(void)
+{
 	bool busy;
 
 	if (!pk_machine_running() || pk_this_rq)
@@ -626,17 +738,8 @@ void machine_shutdown(void)
 		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
 		pthread_join(vcpu_threads[i], NULL);
 	}
-	free_irq(PK_TICK_IRQ, runqueues);
-	free_irq(PK_RESCHED_IRQ, runqueues);
-	free_irq(PK_HRTIMER_IRQ, runqueues);
-	/* Tasks that exited and nobody stopped: nothing refers to them now. */
-	list_for_each_entry_safe(node, tmp, &all_tasks, node)
-	{
-		list_del_init(&node->node);
-		if (node->task->__state == TASK_DEAD)
-			task_free(node->task);
-		free(node);
-	}
+	free_machine_irqs();
+	put_exited_kthreads();
 	set_rt_running(false);
 	__atomic_store_n(&nr_cpus, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&booted, 0, __ATOMIC_RELEASE);

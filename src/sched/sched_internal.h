@@ -118,8 +118,18 @@ bool pk_idle_balance(struct rq *rq);
 void pk_task_exit(int code) __attribute__((noreturn));
 void pk_task_release(struct task_struct *p);
 struct task_struct *pk_task_alloc(const char *name, size_t stack_size);
-void pk_task_get(struct task_struct *p);
-void pk_task_put(struct task_struct *p);
+void pk_host_task_free(struct task_struct *p);
+/*
+ * Installed by the locking layer (debug builds), for the exit check:
+ * @held copies up to @max of the mutexes @p holds into @locks and returns
+ * how many it holds; @release releases them as @p's unlocks would.
+ */
+struct pk_task_mutex_ops {
+	int (*held)(struct task_struct *p, void **locks, int max);
+	void (*release)(struct task_struct *p);
+};
+extern const struct pk_task_mutex_ops *pk_task_mutex_ops;
+bool pk_host_park(long long deadline_ns);
 void pk_timers_run(struct rq *rq);
 void pk_hrtimers_run(struct rq *rq);
 bool pk_timers_due(struct rq *rq);

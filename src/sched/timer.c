@@ -211,17 +211,27 @@ static void process_timeout(struct timer_list *t)
 	wake_up_process(pt->task);
 }
 
-static long host_sleep(long timeout)
+/* A host thread's task parks until woken or the timeout passes. */
+static long host_schedule_timeout(long timeout)
 {
-	int hz = pk_machine_hz();
-	struct timespec ts = {
-		.tv_sec = timeout / hz,
-		.tv_nsec = (timeout % hz) * (1000000000L / hz),
-	};
+	long long tick_ns = 1000000000LL / pk_machine_hz();
+	struct timespec ts;
+	long long now, deadline;
 
-	__set_current_state(TASK_RUNNING);
-	nanosleep(&ts, NULL);
-	return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	/* Beyond a century: no deadline (MAX_SCHEDULE_TIMEOUT and such). */
+	deadline = timeout < 3155760000LL * pk_machine_hz()
+			   ? now + timeout * tick_ns
+			   : 0;
+	if (!pk_host_park(deadline))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (!deadline)
+		return timeout;
+	return deadline > now ? (long)((deadline - now + tick_ns - 1) / tick_ns)
+			      : 0;
 }
 
 long schedule_timeout(long timeout)
@@ -231,7 +241,7 @@ long schedule_timeout(long timeout)
 	long left;
 
 	if (!pk_this_rq)
-		return host_sleep(timeout);
+		return host_schedule_timeout(timeout);
 	expire = pk_jiffies() + (unsigned long)timeout;
 	pt.task = current;
 	timer_setup(&pt.timer, process_timeout, 0);

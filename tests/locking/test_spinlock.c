@@ -336,6 +336,32 @@ static void lock_held_at_exit_is_reported(void **state)
 	assert_report_contains("still has locks held!");
 }
 
+/*
+ * The owner exited and was stopped (its last reference gone but the
+ * lock's): the report still names it, from memory that is still its.
+ */
+static void owner_report_after_owner_exit(void **state)
+{
+	struct machine_config cfg = {.nr_cpus = 1, .model = PREEMPT_MODEL_FULL};
+	struct task_struct *k;
+	spinlock_t held;
+	char who[64];
+
+	(void)state;
+	if (!CONFIG_DEBUG_SPINLOCK)
+		skip();
+	spin_lock_init(&held);
+	assert_int_equal(machine_boot(&cfg), 0);
+	k = kthread_run(exit_holding, &held, "gone-owner");
+	snprintf(who, sizeof(who), ".owner: gone-owner/%d,", k->pid);
+	kthread_stop(k);
+	machine_shutdown();
+	preempt_disable(); /* the unlock's preempt_enable() */
+	spin_unlock(&held);
+	assert_report_contains("BUG: spinlock wrong owner");
+	assert_report_contains(who);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, teardown)
 
 int main(void)
@@ -353,6 +379,7 @@ int main(void)
 		T(rt_spinlocks_sleep_and_keep_the_count),
 		T(non_rt_machine_refuses_rt),
 		T(lock_held_at_exit_is_reported),
+		T(owner_report_after_owner_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -671,6 +671,70 @@ static void misuse_is_reported_and_repaired(void **state)
 	}
 }
 
+/* ---- the boot error path ---- */
+
+static irqreturn_t squatter(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	return IRQ_HANDLED;
+}
+
+/*
+ * A line the machine needs is taken (not shared): boot fails, frees only
+ * what it requested, and a later boot finds every line free again.
+ */
+static void failed_boot_frees_only_what_it_requested(void **state)
+{
+	struct machine_config cfg = {.nr_cpus = 1, .hz = 1000, .model = -1};
+	const unsigned int lines[] = {63, 62, 61}; /* tick, IPI, hrtimer */
+	int dev;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		captured.nr = 0;
+		assert_int_equal(
+			request_irq(lines[i], squatter, 0, "squatter", &dev),
+			0);
+		assert_true(machine_boot(&cfg) < 0);
+		assert_int_equal(num_online_cpus(), 0);
+		if (captured.nr) /* "Trying to free already-free IRQ" */
+			fail_msg("line %u: %s", lines[i], captured.text);
+		assert_string_equal(free_irq(lines[i], &dev), "squatter");
+	}
+	assert_int_equal(machine_boot(&cfg), 0);
+}
+
+/* ---- task references ---- */
+
+static int quick(void *arg)
+{
+	(void)arg;
+	return 5;
+}
+
+/* Exited, never stopped, still referenced: shutdown must not free it. */
+static void shutdown_keeps_referenced_tasks(void **state)
+{
+	struct task_struct *k;
+	long end;
+
+	(void)state;
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	k = kthread_run(quick, NULL, "kept");
+	assert_non_null(k);
+	get_task_struct(k);
+	end = now_ms() + 10000; /* seconds for microseconds of work */
+	while (!__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE) &&
+	       now_ms() < end)
+		usleep(1000);
+	assert_true(__atomic_load_n(&k->pk_exited, __ATOMIC_ACQUIRE));
+	machine_shutdown(); /* drops kthread_create()'s reference */
+	assert_string_equal(k->comm, "kept");
+	assert_int_equal(k->pk_exit_code, 5);
+	put_task_struct(k); /* the last: freed here (LSan sees a leak) */
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -695,6 +759,8 @@ int main(void)
 		T(hrtimers_fire_in_hardirq_on_their_cpu),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
+		T(failed_boot_frees_only_what_it_requested),
+		T(shutdown_keeps_referenced_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
