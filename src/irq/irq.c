@@ -277,6 +277,8 @@ void pk_irq_replay(void)
 		return;
 	pk_stat_inc(c, replayed);
 	irq_dispatch(c);
+	/* Back in task context (if the edge was): print what it raised. */
+	pk_report_flush();
 	if (pk_irq_return_hook)
 		pk_irq_return_hook(0);
 }
@@ -371,6 +373,7 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 
 	(void)sig;
 	if (c) {
+		pk_signal_enter();
 		if (info->si_code == SI_TIMER)
 			timer_raise(c, info);
 		if (irqs_disabled()) {
@@ -380,20 +383,24 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			dispatch_depth++;
 			irq_dispatch(c);
 			dispatch_depth--;
+			pk_signal_exit();
 			/*
 			 * The hook may switch tasks; this task may come back on
 			 * another thread.  errno is per task (saved and loaded
 			 * at the switch): set it before, and after only through
 			 * a fresh __errno_location().  Not from inside another
-			 * dispatch: that one would resume elsewhere with its
-			 * CPU's state cached.
+			 * dispatch or another of our handlers (an NMI's tail):
+			 * that one would resume elsewhere with its CPU's state
+			 * cached.
 			 */
 			errno = saved_errno;
-			if (pk_irq_return_hook && !dispatch_depth)
+			if (pk_irq_return_hook && !dispatch_depth &&
+			    !pk_in_signal)
 				pk_irq_return_hook(interrupted_ip(uctx));
 			set_errno(saved_errno);
 			return;
 		}
+		pk_signal_exit();
 	}
 	errno = saved_errno;
 }
@@ -407,6 +414,7 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 	(void)info;
 	(void)uctx;
 	if (c) {
+		pk_signal_enter();
 		/* NMIs run with interrupts disabled, as a CPU enters them. */
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
 		nmi_enter();
@@ -419,6 +427,7 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 		barrier();
 		if (!irqs_disabled() && pk_irq_soft_pending)
 			irq_dispatch(c);
+		pk_signal_exit();
 	}
 	errno = saved_errno;
 }
@@ -538,6 +547,7 @@ void pk_irq_cpu_unregister(void)
 	pk_this_irq_cpu = NULL;
 	pk_irq_soft_pending = 0;
 	pthread_mutex_unlock(&cpu_table_lock);
+	pk_report_flush();
 }
 
 struct pk_irq_stats pk_irq_stats(int cpu)
@@ -867,5 +877,7 @@ int irq_raise(unsigned int irq, int cpu)
 		pthread_kill(c->thread, desc->nmi ? PK_SIGNMI : PK_SIGIRQ);
 out:
 	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
+	/* A raise at this thread's own CPU has been handled by now. */
+	pk_report_flush();
 	return ret;
 }

@@ -152,12 +152,15 @@ static void segv_handler(int sig, siginfo_t *si, void *uctx)
 {
 	int saved_errno = errno;
 
+	/* Its reports (kmap) are deferred: no allocation in a handler. */
+	pk_signal_enter();
 	if (pk_port_in_user_copy(uctx))
 		user_copy_fault(si->si_addr, uctx);
 	else if (!pk_kmap_fault((unsigned long)si->si_addr,
 				pk_port_fault_write(uctx),
 				pk_port_fault_ip(uctx)))
 		chain(sig, si, uctx);
+	pk_signal_exit();
 	errno = saved_errno;
 }
 

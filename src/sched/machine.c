@@ -466,6 +466,8 @@ void pk_idle_loop(struct rq *rq)
 			schedule();
 			continue;
 		}
+		/* Idle is task context: print what handlers deferred. */
+		pk_report_flush();
 		pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
 	}
 }
@@ -624,6 +626,7 @@ void machine_shutdown(void)
 		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
 		pthread_join(vcpu_threads[i], NULL);
 	}
+	pk_report_flush(); /* what the vCPUs' handlers left */
 	free_irq(PK_TICK_IRQ, runqueues);
 	free_irq(PK_RESCHED_IRQ, runqueues);
 	free_irq(PK_HRTIMER_IRQ, runqueues);
