@@ -25,7 +25,10 @@ static void count_alloc(void)
 }
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* The runtime's; GCC ships no header declaring it. */
+int __sanitizer_install_malloc_and_free_hooks(
+	void (*malloc_hook)(const volatile void *, size_t),
+	void (*free_hook)(const volatile void *));
 
 static void malloc_hook(const volatile void *ptr, size_t size)
 {
