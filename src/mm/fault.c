@@ -175,13 +175,12 @@ void pk_mm_fault_handler_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = segv_handler;
 	/*
-	 * Not SA_ONSTACK: a kmap fault's report symbolizes a backtrace,
-	 * which needs far more stack than an alternate signal stack has
-	 * (ASan's is 54 KiB, SIGSTKSZ 8 KiB) and overran it into the memory
-	 * below.  The faults we own happen on a usable stack; a stack
-	 * overflow is not ours and kills the process either way.
+	 * SA_ONSTACK, as the stack guard's handler we may chain to: a task
+	 * that overflowed its stack has none left for a frame.  A kmap
+	 * fault's report, made here, is deferred (raw addresses, no
+	 * symbolizing), so it fits an alternate stack.
 	 */
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	/* No interrupt may run, or preempt, inside the fixup. */
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);

@@ -20,6 +20,7 @@
 #include <preempt/sched.h>
 
 #include "../debug/report.h"
+#include "../irq/irq.h"
 #include "../port/switch.h"
 #include "sched_internal.h"
 
@@ -103,6 +104,24 @@ unsigned long jiffies_now(void)
 }
 
 /* ---- tasks ---- */
+
+/* For the stack guard's report: the running task's stack, if its own. */
+static bool task_stack_bounds(unsigned long *base, unsigned long *top)
+{
+	struct task_struct *p = pk_current;
+	const struct pk_stack *s = p ? p->pk_stack : NULL;
+
+	if (!s || !s->base)
+		return false;
+	*base = (unsigned long)s->base;
+	*top = *base + s->size;
+	return true;
+}
+
+__attribute__((constructor)) static void install_task_stack_hook(void)
+{
+	pk_task_stack_hook = task_stack_bounds;
+}
 
 struct task_struct *pk_task_alloc(const char *name, size_t size)
 {
