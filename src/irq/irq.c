@@ -404,10 +404,11 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			/*
 			 * Not from inside another dispatch or another of our
 			 * handlers (an NMI's tail): that one would resume
-			 * elsewhere with its CPU's state cached.
+			 * elsewhere with its CPU's state cached.  Only a CPU
+			 * with a runqueue (owner) has tasks to switch.
 			 */
 			if (pk_irq_return_hook && pk_in_signal == 1 &&
-			    !preempt_count())
+			    c->owner && !preempt_count())
 				ask_resched();
 		}
 		pk_signal_exit();

@@ -129,7 +129,28 @@ static void report_overflow(unsigned long addr, unsigned long base,
 	pk_report_emit(PK_REPORT_BUG, NULL, 0, &buf); /* aborts */
 }
 
+/*
+ * fault.c's handler chains to the one it found, and so do we: installed in
+ * the other order again later, each may find the other, and a fault owned
+ * by neither would go round for ever.  The second time round it is the
+ * default action's.
+ */
+static __thread int chaining;
+
+static void chain_old(int sig, siginfo_t *si, void *uctx);
+
 static void chain(int sig, siginfo_t *si, void *uctx)
+{
+	if (chaining) {
+		signal(SIGSEGV, SIG_DFL);
+		return;
+	}
+	chaining++;
+	chain_old(sig, si, uctx);
+	chaining--;
+}
+
+static void chain_old(int sig, siginfo_t *si, void *uctx)
 {
 	if ((old_segv.sa_flags & SA_SIGINFO) && old_segv.sa_sigaction) {
 		old_segv.sa_sigaction(sig, si, uctx);
