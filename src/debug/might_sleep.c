@@ -68,9 +68,7 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 	if (likely(preempt_count() == expected && !irqs_disabled() &&
 		   !pk_non_block_count)) {
 		/* A sleeping point is task context: the console's too. */
-		if (unlikely(
-			    __atomic_load_n(&pk_nr_deferred, __ATOMIC_RELAXED)))
-			pk_report_flush();
+		pk_report_flush_point();
 		return;
 	}
 	if (pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))

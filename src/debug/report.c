@@ -4,6 +4,7 @@
  * panic_on_warn.  Every check in the debug layer ends here.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,17 +259,29 @@ static void flush_locked(void)
 	}
 }
 
+/* This thread is flushing: a hook that reaches a flush point goes on. */
+static __thread int flushing_here;
+
 void pk_report_flush(void)
 {
-	/* Another flusher takes what is ready; it rechecks after letting
-	 * go, so a report deferred meanwhile waits for the next point. */
 	while (__atomic_load_n(&pk_nr_deferred, __ATOMIC_ACQUIRE) ||
 	       __atomic_load_n(&deferred_dropped, __ATOMIC_RELAXED)) {
-		if (pk_report_deferred() ||
-		    __atomic_exchange_n(&flushing, 1, __ATOMIC_ACQUIRE))
+		if (pk_report_deferred() || flushing_here)
 			return;
+		/* Another thread flushes, not preemptible: it will be done
+		 * soon, and whoever called us expects the reports out. */
+		if (__atomic_exchange_n(&flushing, 1, __ATOMIC_ACQUIRE)) {
+			sched_yield();
+			continue;
+		}
+		/* Not switched out holding the flag: a waiter on this vCPU
+		 * would spin for ever. */
+		preempt_disable();
+		flushing_here = 1;
 		flush_locked();
+		flushing_here = 0;
 		__atomic_store_n(&flushing, 0, __ATOMIC_RELEASE);
+		preempt_enable();
 	}
 }
 

@@ -79,6 +79,19 @@ bool pk_report_deferred(void);
 extern int pk_nr_deferred;
 
 /*
+ * An automatic flush point: only where nothing is held (count zero,
+ * interrupts on), since the flush symbolizes and calls the user's hook.
+ */
+static inline void pk_report_flush_point(void)
+{
+	if (__builtin_expect(
+		    __atomic_load_n(&pk_nr_deferred, __ATOMIC_RELAXED) != 0,
+		    0) &&
+	    !preempt_count())
+		pk_report_flush();
+}
+
+/*
  * Markers a deferred report carries instead of symbols: PK_MARK, a type
  * letter, 16 hex digits of the address.
  */

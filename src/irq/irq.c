@@ -283,7 +283,7 @@ void pk_irq_replay(void)
 	pk_stat_inc(c, replayed);
 	irq_dispatch(c);
 	/* Back in task context (if the edge was): print what it raised. */
-	pk_report_flush();
+	pk_report_flush_point();
 	if (pk_irq_return_hook)
 		pk_irq_return_hook(0);
 }
@@ -939,6 +939,6 @@ int irq_raise(unsigned int irq, int cpu)
 out:
 	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
 	/* A raise at this thread's own CPU has been handled by now. */
-	pk_report_flush();
+	pk_report_flush_point();
 	return ret;
 }

@@ -486,7 +486,7 @@ void pk_idle_loop(struct rq *rq)
 			continue;
 		}
 		/* Idle is task context: print what handlers deferred. */
-		pk_report_flush();
+		pk_report_flush_point();
 		pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
 	}
 }
