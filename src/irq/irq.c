@@ -405,10 +405,14 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			 * Not from inside another dispatch or another of our
 			 * handlers (an NMI's tail): that one would resume
 			 * elsewhere with its CPU's state cached.  Only a CPU
-			 * with a runqueue (owner) has tasks to switch.
+			 * with a runqueue (owner) has tasks to switch, and the
+			 * hook switches only for an owed reschedule (or, under
+			 * lazy, one it promotes itself): no signal otherwise.
 			 */
 			if (pk_irq_return_hook && pk_in_signal == 1 &&
-			    c->owner && !preempt_count())
+			    c->owner && !preempt_count() &&
+			    (test_preempt_need_resched() ||
+			     preempt_model_lazy()))
 				ask_resched();
 		}
 		pk_signal_exit();
