@@ -109,8 +109,12 @@ struct pk_report {
 };
 
 /*
- * Return true to keep the report off stderr.  Called in the context that
- * raised the report (possibly a signal handler): be async-signal-safe.
+ * Return true to keep the report off stderr.  Never called in a signal
+ * handler: a report raised in one (an interrupt or NMI handler, a softirq
+ * run at interrupt exit, the fault handler) reaches the hook when it is
+ * flushed (see pk_report_flush()), in task context, possibly on another
+ * thread.  Any other report reaches it in the context that raised it,
+ * which may be a handler run at an interrupt-enabling edge.
  */
 typedef bool (*pk_report_hook_t)(const struct pk_report *report, void *arg);
 
@@ -135,7 +139,22 @@ bool pk_set_panic_on_warn(bool on);
  */
 void pk_debug_ratelimit_reset(void);
 
-/** pk_report_count() - reports raised so far (printed or hooked). */
+/**
+ * pk_report_flush() - print the reports deferred from signal handlers
+ *
+ * Reports raised in a signal handler (interrupt and NMI handlers, softirqs
+ * run at interrupt exit, the fault handler) are kept, unsymbolized, in a
+ * preallocated buffer.  They are symbolized and printed (or handed to the
+ * hook) here, in the order they were raised.  The library also flushes at
+ * every report outside a signal handler, at every might_sleep() that
+ * passes, after an irq_raise() or an interrupt replay, in the idle loop,
+ * at CPU unregistration, machine shutdown and exit.
+ *
+ * Task context; does nothing in a signal handler or in interrupt context.
+ */
+void pk_report_flush(void);
+
+/** pk_report_count() - reports raised so far (printed, hooked or deferred). */
 unsigned long pk_report_count(void);
 
 /** pk_report_kind_str() - short name of a report kind. */

@@ -36,6 +36,9 @@
 /* The signals: chosen above glibc's reserved real-time signals. */
 #define PK_SIGIRQ (SIGRTMIN + 2)
 #define PK_SIGNMI (SIGRTMIN + 3)
+/* Preemption at interrupt return, sent by a CPU to itself: numbered below
+ * PK_SIGIRQ, so the kernel sets its frame up first, on the task stack. */
+#define PK_SIGRESCHED (SIGRTMIN + 1)
 
 typedef enum irqreturn {
 	IRQ_NONE = 0,

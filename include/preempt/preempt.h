@@ -157,11 +157,16 @@ static __always_inline void *__pk_tls_addr(void *var)
  * %fs-relative addressing, one instruction per operation, and each
  * operation is atomic with respect to a signal on this thread.
  */
+/*
+ * Volatile: READ_ONCE() semantics.  A handler on this thread changes the
+ * word between two reads, so neither may be merged with the other or
+ * hoisted out of a `while (!need_resched())` loop.
+ */
 static __always_inline unsigned int __pk_word(void)
 {
 	unsigned int word;
 
-	__asm__("movl %1, %0" : "=r"(word) : "m"(pk_preempt_word));
+	__asm__ __volatile__("movl %1, %0" : "=r"(word) : "m"(pk_preempt_word));
 	return word;
 }
 

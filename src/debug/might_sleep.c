@@ -66,8 +66,11 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 	int expected = (int)(offsets & PREEMPT_MASK);
 
 	if (likely(preempt_count() == expected && !irqs_disabled() &&
-		   !pk_non_block_count))
+		   !pk_non_block_count)) {
+		/* A sleeping point is task context: the console's too. */
+		pk_report_flush_point();
 		return;
+	}
 	if (pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))
 		pk_splat_might_resched(file, line, expected);
 }

@@ -4,6 +4,7 @@
  * panic_on_warn.  Every check in the debug layer ends here.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,32 +140,207 @@ static void write_all(int fd, const char *p, size_t len)
 	}
 }
 
-void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
-		    struct pk_rbuf *buf)
+/* ---- deferred reports (printk's deferred console) ---- */
+
+#define DEFERRED_SLOTS 16
+
+enum { SLOT_FREE, SLOT_WRITING, SLOT_READY, SLOT_FLUSHING };
+
+/*
+ * Preallocated, claimed lock-free: a handler may interrupt a writer on its
+ * own thread (an NMI in an interrupt's report), so a slot per CPU would
+ * not do; a shared pool of slots serves every CPU and nesting level.
+ */
+static struct deferred {
+	int state;
+	unsigned long seq;
+	enum pk_report_kind kind;
+	const char *file;
+	int line;
+	size_t len;
+	char text[PK_REPORT_MAX];
+} deferred[DEFERRED_SLOTS];
+static unsigned long deferred_seq, deferred_dropped;
+static int flushing;
+int pk_nr_deferred;
+
+__thread int pk_in_signal;
+
+/*
+ * Only a signal handler is hostile: a handler run at an enabling edge in
+ * task context interrupted nothing but local_irq_enable().
+ */
+bool pk_report_deferred(void)
+{
+	return pk_in_signal != 0;
+}
+
+static void report_out(enum pk_report_kind kind, const char *file, int line,
+		       const char *text, size_t len)
 {
 	struct pk_report report = {
 		.kind = kind,
 		.file = file,
 		.line = line,
-		.text = buf->text,
-		.len = buf->len,
+		.text = text,
+		.len = len,
 	};
 	pk_report_hook_t hook = __atomic_load_n(&report_hook, __ATOMIC_ACQUIRE);
 
-	buf->text[buf->len] = '\0';
-	__atomic_add_fetch(&nr_reports, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&tainted, true, __ATOMIC_RELAXED);
-	if (!hook || !hook(&report, report_hook_arg))
-		write_all(STDERR_FILENO, buf->text, buf->len);
+	/* dump_stack() is no report: stderr, no hook. */
+	if (kind == PK_REPORT_NR || !hook || !hook(&report, report_hook_arg))
+		write_all(STDERR_FILENO, text, len);
+}
+
+/* Signal context: keep it for task context, allocating nothing. */
+static void defer(enum pk_report_kind kind, const char *file, int line,
+		  const struct pk_rbuf *buf)
+{
+	for (int i = 0; i < DEFERRED_SLOTS; i++) {
+		struct deferred *d = &deferred[i];
+		int free_state = SLOT_FREE;
+
+		if (!__atomic_compare_exchange_n(
+			    &d->state, &free_state, SLOT_WRITING, false,
+			    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		d->seq = __atomic_fetch_add(&deferred_seq, 1, __ATOMIC_RELAXED);
+		d->kind = kind;
+		d->file = file;
+		d->line = line;
+		d->len = buf->len;
+		memcpy(d->text, buf->text, buf->len);
+		__atomic_store_n(&d->state, SLOT_READY, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&pk_nr_deferred, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_add_fetch(&deferred_dropped, 1, __ATOMIC_RELAXED);
+}
+
+/* The oldest ready slot, claimed; NULL when none is left. */
+static struct deferred *claim_oldest(void)
+{
+	struct deferred *best = NULL;
+
+	for (int i = 0; i < DEFERRED_SLOTS; i++) {
+		struct deferred *d = &deferred[i];
+
+		if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) ==
+			    SLOT_READY &&
+		    (!best || d->seq < best->seq))
+			best = d;
+	}
+	if (best)
+		__atomic_store_n(&best->state, SLOT_FLUSHING, __ATOMIC_RELAXED);
+	return best;
+}
+
+/* Under the flushing flag: one flusher expands at a time. */
+static void flush_locked(void)
+{
+	static struct pk_rbuf out;
+	unsigned long dropped;
+	struct deferred *d;
+
+	while ((d = claim_oldest())) {
+		out.len = 0;
+		pk_rbuf_expand(&out, d->text, d->len, true);
+		out.text[out.len] = '\0';
+		report_out(d->kind, d->file, d->line, out.text, out.len);
+		__atomic_sub_fetch(&pk_nr_deferred, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->state, SLOT_FREE, __ATOMIC_RELEASE);
+	}
+	dropped = __atomic_exchange_n(&deferred_dropped, 0, __ATOMIC_RELAXED);
+	if (dropped) {
+		out.len = 0;
+		pk_rbuf_printf(&out, "** %lu printk messages dropped **\n",
+			       dropped);
+		write_all(STDERR_FILENO, out.text, out.len);
+	}
+}
+
+/* This thread is flushing: a hook that reaches a flush point goes on. */
+static __thread int flushing_here;
+
+void pk_report_flush(void)
+{
+	while (__atomic_load_n(&pk_nr_deferred, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&deferred_dropped, __ATOMIC_RELAXED)) {
+		if (pk_report_deferred() || flushing_here)
+			return;
+		/* Another thread flushes, not preemptible: it will be done
+		 * soon, and whoever called us expects the reports out. */
+		if (__atomic_exchange_n(&flushing, 1, __ATOMIC_ACQUIRE)) {
+			sched_yield();
+			continue;
+		}
+		/* Not switched out holding the flag: a waiter on this vCPU
+		 * would spin for ever. */
+		preempt_disable();
+		flushing_here = 1;
+		flush_locked();
+		flushing_here = 0;
+		__atomic_store_n(&flushing, 0, __ATOMIC_RELEASE);
+		preempt_enable();
+	}
+}
+
+/* Exit: nothing kept may be lost. */
+__attribute__((destructor)) static void flush_at_exit(void)
+{
+	pk_report_flush();
+}
+
+/* Read here, not in a handler: getenv() is not async-signal-safe. */
+__attribute__((constructor)) static void read_panic_on_warn(void)
+{
+	panic_on_warn_enabled();
+}
+
+/* BUG or panic in a signal handler: the text now, bare, then abort. */
+static void emit_fatal_unsymbolized(struct pk_rbuf *buf)
+{
+	struct pk_rbuf out;
+
+	out.len = 0;
+	pk_rbuf_expand(&out, buf->text, buf->len, false);
+	write_all(STDERR_FILENO, out.text, out.len);
+}
+
+static void die_if_fatal(enum pk_report_kind kind)
+{
 	if (kind == PK_REPORT_BUG)
 		abort();
-	if (panic_on_warn_enabled()) {
+	if (kind != PK_REPORT_NR && panic_on_warn_enabled()) {
 		static const char msg[] =
 			"Kernel panic - not syncing: panic_on_warn set ...\n";
 
 		write_all(STDERR_FILENO, msg, sizeof(msg) - 1);
 		abort();
 	}
+}
+
+void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
+		    struct pk_rbuf *buf)
+{
+	bool fatal = kind == PK_REPORT_BUG ||
+		     (kind != PK_REPORT_NR && panic_on_warn_enabled());
+
+	buf->text[buf->len] = '\0';
+	if (kind != PK_REPORT_NR) {
+		__atomic_add_fetch(&nr_reports, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&tainted, true, __ATOMIC_RELAXED);
+	}
+	if (pk_report_deferred()) {
+		if (fatal)
+			emit_fatal_unsymbolized(buf);
+		else
+			defer(kind, file, line, buf);
+	} else {
+		pk_report_flush(); /* the older ones first */
+		report_out(kind, file, line, buf->text, buf->len);
+	}
+	die_if_fatal(kind);
 }
 
 /* ---- who is running ---- */

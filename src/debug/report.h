@@ -4,8 +4,13 @@
 
 /*
  * Reports are built in a buffer on the reporter's stack and emitted in one
- * write(2), so concurrent reports never interleave and a report from a
- * signal handler allocates nothing.
+ * write(2), so concurrent reports never interleave.
+ *
+ * In a signal handler (interrupt, NMI, fault) a report must not allocate or
+ * take a host lock: the interrupted code may hold malloc's.  There the
+ * symbolizing calls only leave markers (raw addresses) in the text, and the
+ * emit copies the text into a preallocated slot; task context expands the
+ * markers with libdw and prints it later (printk's deferred console).
  */
 
 #include <stdbool.h>
@@ -47,6 +52,61 @@ void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
 
 /* "Not tainted" until the first report, then the kernel's W taint. */
 const char *pk_taint_str(void);
+
+/*
+ * Depth of the library's own signal handlers on this thread.  Raised only
+ * around their work, never across a task switch: a task is switched out
+ * only where it is zero.
+ */
+extern __thread int pk_in_signal __attribute__((tls_model("initial-exec")));
+
+static inline void pk_signal_enter(void)
+{
+	pk_in_signal++;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static inline void pk_signal_exit(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+	pk_in_signal--;
+}
+
+/* Must a report made here be deferred (in a signal handler)? */
+bool pk_report_deferred(void);
+
+/* Reports deferred and not yet flushed: a cheap test for flush points. */
+extern int pk_nr_deferred;
+
+/*
+ * An automatic flush point: only where nothing is held (count zero,
+ * interrupts on), since the flush symbolizes and calls the user's hook.
+ */
+static inline void pk_report_flush_point(void)
+{
+	if (__builtin_expect(
+		    __atomic_load_n(&pk_nr_deferred, __ATOMIC_RELAXED) != 0,
+		    0) &&
+	    !preempt_count())
+		pk_report_flush();
+}
+
+/*
+ * Markers a deferred report carries instead of symbols: PK_MARK, a type
+ * letter, 16 hex digits of the address.
+ */
+#define PK_MARK '\x01'
+#define PK_MARK_LEN 18
+enum {
+	PK_MARK_FRAME = 'F', /* pk_rbuf_ip_sym() */
+	PK_MARK_SYM = 'S',   /* pk_rbuf_sym() */
+	PK_MARK_STR = 'P',   /* pk_sym_str() */
+	PK_MARK_TRACE = 'T', /* one frame of pk_rbuf_backtrace() */
+};
+void pk_rbuf_mark(struct pk_rbuf *buf, char type, unsigned long ip);
+/* @in's markers expanded into @out; @symbolize false: bare addresses. */
+void pk_rbuf_expand(struct pk_rbuf *out, const char *in, size_t len,
+		    bool symbolize);
 
 /* Who is running: until a machine boots, the thread is the task. */
 int pk_current_pid(void);

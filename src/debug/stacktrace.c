@@ -4,6 +4,15 @@
  * addresses into symbol+offset and file:line.  The Dwfl session is built on
  * first use and rebuilt when an address falls outside every known module
  * (a library dlopen()ed since).
+ *
+ * In a signal handler nothing here may allocate or lock (libdw does both):
+ * the functions leave markers instead, and backtrace() only collects raw
+ * addresses.  backtrace() is primed in task context by a constructor: its
+ * first call dlopen()s libgcc_s.  After that it is libgcc's unwinder,
+ * which finds unwind tables through glibc's _dl_find_object() (glibc 2.35,
+ * GCC 12), lock-free and async-signal-safe, and steps through the signal
+ * frame.  Frame pointers were the alternative; the library is not built
+ * with them.
  */
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
@@ -105,8 +114,10 @@ bool pk_symbolize(unsigned long ip, char *name, size_t size, unsigned long *off,
 {
 	bool found;
 
-	/* A report from a signal handler that interrupted a report on this
-	 * thread must not deadlock: it prints bare addresses instead. */
+	if (pk_report_deferred())
+		return false;
+	/* Two task-context reports on one thread (one in a switch hook's
+	 * report, say) must not deadlock: bare addresses instead. */
 	if (pthread_mutex_trylock(&dwfl_lock) != 0)
 		return false;
 	found = symbolize_locked(ip, name, size, off, symsize, file, line);
@@ -202,14 +213,25 @@ static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
 	pthread_mutex_unlock(&dwfl_lock);
 }
 
+void pk_rbuf_mark(struct pk_rbuf *buf, char type, unsigned long ip)
+{
+	pk_rbuf_printf(buf, "%c%c%016lx", PK_MARK, type, ip);
+}
+
 void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip)
 {
-	rbuf_frame(buf, ip, true, true);
+	if (pk_report_deferred())
+		pk_rbuf_mark(buf, PK_MARK_FRAME, ip);
+	else
+		rbuf_frame(buf, ip, true, true);
 }
 
 void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
 {
-	rbuf_frame(buf, ip, true, false);
+	if (pk_report_deferred())
+		pk_rbuf_mark(buf, PK_MARK_SYM, ip);
+	else
+		rbuf_frame(buf, ip, true, false);
 }
 
 const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
@@ -219,7 +241,10 @@ const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
 	char name[200];
 	int line;
 
-	if (pk_symbolize(ip, name, sizeof(name), &off, &symsize, &file, &line))
+	if (pk_report_deferred())
+		snprintf(buf, size, "%c%c%016lx", PK_MARK, PK_MARK_STR, ip);
+	else if (pk_symbolize(ip, name, sizeof(name), &off, &symsize, &file,
+			      &line))
 		snprintf(buf, size, "%s+0x%lx/0x%lx", name, off, symsize);
 	else
 		snprintf(buf, size, "0x%lx", ip);
@@ -247,19 +272,118 @@ static bool is_report_frame(unsigned long ip)
 	return false;
 }
 
-void pk_rbuf_backtrace(struct pk_rbuf *buf)
+/* The trace proper, from frame @i on, after "Call Trace:". */
+static void rbuf_trace(struct pk_rbuf *buf, void *const *frames, int n)
 {
-	void *frames[MAX_FRAMES];
-	int n = backtrace(frames, MAX_FRAMES), i = 0;
+	int i = 0;
 
 	/* Start after the last machinery frame near the top; sanitizers put
 	 * an interceptor frame above backtrace()'s caller. */
 	for (int j = 0; j < n && j < 8; j++)
 		if (is_report_frame((unsigned long)frames[j]))
 			i = j + 1;
-	pk_rbuf_printf(buf, "Call Trace:\n");
 	for (; i < n; i++)
 		rbuf_frame(buf, (unsigned long)frames[i], true, true);
+}
+
+void pk_rbuf_backtrace(struct pk_rbuf *buf)
+{
+	void *frames[MAX_FRAMES];
+	int n = backtrace(frames, MAX_FRAMES);
+
+	pk_rbuf_printf(buf, "Call Trace:\n");
+	if (!pk_report_deferred()) {
+		rbuf_trace(buf, frames, n);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		pk_rbuf_mark(buf, PK_MARK_TRACE, (unsigned long)frames[i]);
+}
+
+/* A marker at @p?  Its address into @ip. */
+static bool parse_mark(const char *p, const char *end, char *type,
+		       unsigned long *ip)
+{
+	unsigned long v = 0;
+
+	if (end - p < PK_MARK_LEN || p[0] != PK_MARK)
+		return false;
+	for (int i = 2; i < PK_MARK_LEN; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+					       : -1;
+
+		if (d < 0)
+			return false;
+		v = v << 4 | (unsigned long)d;
+	}
+	*type = p[1];
+	*ip = v;
+	return true;
+}
+
+static void expand_one(struct pk_rbuf *out, char type, unsigned long ip,
+		       bool symbolize)
+{
+	char sym[200];
+
+	if (!symbolize) {
+		if (type == PK_MARK_STR)
+			pk_rbuf_printf(out, "0x%lx", ip);
+		else if (type == PK_MARK_SYM)
+			pk_rbuf_printf(out, " 0x%lx\n", ip);
+		else
+			pk_rbuf_printf(out, " [<%016lx>] ?\n", ip);
+		return;
+	}
+	if (type == PK_MARK_FRAME)
+		rbuf_frame(out, ip, true, true);
+	else if (type == PK_MARK_SYM)
+		rbuf_frame(out, ip, true, false);
+	else
+		pk_rbuf_printf(out, "%s", pk_sym_str(ip, sym, sizeof(sym)));
+}
+
+void pk_rbuf_expand(struct pk_rbuf *out, const char *in, size_t len,
+		    bool symbolize)
+{
+	const char *p = in, *end = in + len;
+	void *frames[MAX_FRAMES];
+	unsigned long ip;
+	char type;
+
+	while (p < end) {
+		int n = 0;
+
+		if (!parse_mark(p, end, &type, &ip)) {
+			const char *next =
+				memchr(p + 1, PK_MARK, (size_t)(end - p - 1));
+			size_t chunk =
+				next ? (size_t)(next - p) : (size_t)(end - p);
+
+			pk_rbuf_printf(out, "%.*s", (int)chunk, p);
+			p += chunk;
+			continue;
+		}
+		if (type != PK_MARK_TRACE) {
+			expand_one(out, type, ip, symbolize);
+			p += PK_MARK_LEN;
+			continue;
+		}
+		/* A trace: its frames together, for the machinery skip. */
+		while (parse_mark(p, end, &type, &ip) &&
+		       type == PK_MARK_TRACE && n < MAX_FRAMES) {
+			frames[n++] = (void *)ip;
+			p += PK_MARK_LEN;
+		}
+		if (symbolize)
+			rbuf_trace(out, frames, n);
+		else
+			for (int i = 0; i < n; i++)
+				expand_one(out, PK_MARK_TRACE,
+					   (unsigned long)frames[i], false);
+	}
 }
 
 void dump_stack(void)
@@ -270,6 +394,14 @@ void dump_stack(void)
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s\n", pk_current_cpu(),
 		       pk_current_pid(), pk_current_comm(comm), pk_taint_str());
 	pk_rbuf_backtrace(&buf);
-	if (write(STDERR_FILENO, buf.text, buf.len) < 0)
-		return;
+	/* Not a report: no hook, printed as it is, or when flushed. */
+	pk_report_emit(PK_REPORT_NR, NULL, 0, &buf);
+}
+
+/* backtrace()'s first call loads libgcc_s: here, never in a handler. */
+__attribute__((constructor)) static void prime_backtrace(void)
+{
+	void *warm[2];
+
+	backtrace(warm, 2);
 }

@@ -48,6 +48,11 @@
 #include "irq.h"
 
 #define IRQ_MAX_SHARED 4
+/*
+ * Our handlers nested on one thread beyond this only note the interrupt:
+ * the irq stack holds that many frames with room to spare.
+ */
+#define PK_IRQ_NEST_MAX 8
 
 struct irq_action {
 	irq_handler_t handler;	 /* NULL: not taking raises; published last */
@@ -277,6 +282,8 @@ void pk_irq_replay(void)
 		return;
 	pk_stat_inc(c, replayed);
 	irq_dispatch(c);
+	/* Back in task context (if the edge was): print what it raised. */
+	pk_report_flush_point();
 	if (pk_irq_return_hook)
 		pk_irq_return_hook(NULL);
 }
@@ -349,16 +356,30 @@ int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
 	return 0;
 }
 
+/*
+ * The interrupted code is preemptible: interrupt return may switch it out.
+ * Not here, on the irq stack, where the frame would stay behind for the
+ * next interrupt to overwrite: PK_SIGRESCHED, blocked while this handler
+ * runs, is delivered on the task stack as soon as this frame is gone.
+ */
+static void ask_resched(void)
+{
+	tgkill(getpid(), gettid(), PK_SIGRESCHED);
+}
+
 static void irq_signal(int sig, siginfo_t *info, void *uctx)
 {
 	int saved_errno = errno;
 	struct pk_irq_cpu *c = signal_cpu();
 
 	(void)sig;
+	(void)uctx;
 	if (c) {
+		pk_signal_enter();
 		if (info->si_code == SI_TIMER)
 			timer_raise(c, info);
-		if (irqs_disabled()) {
+		/* Too deep on the irq stack: the dispatch below takes it. */
+		if (irqs_disabled() || pk_in_signal > PK_IRQ_NEST_MAX) {
 			pk_irq_soft_pending = 1;
 			pk_stat_inc(c, deferred);
 		} else {
@@ -366,21 +387,51 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			irq_dispatch(c);
 			dispatch_depth--;
 			/*
-			 * The hook may switch tasks; this task may come back on
-			 * another thread.  errno is per task (saved and loaded
-			 * at the switch): set it before, and after only through
-			 * a fresh __errno_location().  Not from inside another
-			 * dispatch: that one would resume elsewhere with its
-			 * CPU's state cached.
+			 * Not from inside another dispatch or another of our
+			 * handlers (an NMI's tail): that one would resume
+			 * elsewhere with its CPU's state cached.  Only a CPU
+			 * with a runqueue (owner) has tasks to switch, and the
+			 * hook switches only for an owed reschedule (or, under
+			 * lazy, one it promotes itself): no signal otherwise.
 			 */
-			errno = saved_errno;
-			if (pk_irq_return_hook && !dispatch_depth)
-				pk_irq_return_hook(uctx);
-			set_errno(saved_errno);
-			return;
+			if (pk_irq_return_hook && pk_in_signal == 1 &&
+			    c->owner && !preempt_count() &&
+			    (test_preempt_need_resched() ||
+			     preempt_model_lazy()))
+				ask_resched();
 		}
+		pk_signal_exit();
 	}
 	errno = saved_errno;
+}
+
+/*
+ * Interrupt return, on the task stack: the interrupt frame is gone, this
+ * one is the task's and goes with it if the hook switches it out.
+ */
+static void resched_signal(int sig, siginfo_t *info, void *uctx)
+{
+	int saved_errno = errno;
+
+	(void)sig;
+	(void)info;
+	/* Set up on the irq stack after all (an interrupt came in first and
+	 * this one nested in it): switching here would leave the frame
+	 * there.  Need-resched stays set for the next preemption point. */
+	if (!signal_cpu() || !pk_irq_return_hook || pk_in_signal ||
+	    pk_on_irq_stack()) {
+		errno = saved_errno;
+		return;
+	}
+	/*
+	 * The hook may switch tasks; this task may come back on another
+	 * thread.  errno is per task (saved and loaded at the switch): set
+	 * it before, and after only through a fresh __errno_location().
+	 */
+	errno = saved_errno;
+	pk_irq_return_hook(uctx);
+	pk_irq_stack_fix_frame(uctx);
+	set_errno(saved_errno);
 }
 
 static void nmi_signal(int sig, siginfo_t *info, void *uctx)
@@ -392,6 +443,7 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 	(void)info;
 	(void)uctx;
 	if (c) {
+		pk_signal_enter();
 		/* NMIs run with interrupts disabled, as a CPU enters them. */
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
 		nmi_enter();
@@ -404,21 +456,34 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 		barrier();
 		if (!irqs_disabled() && pk_irq_soft_pending)
 			irq_dispatch(c);
+		pk_signal_exit();
 	}
 	errno = saved_errno;
 }
 
 /* ---- CPUs ---- */
 
-static void install_handler(int sig, void (*fn)(int, siginfo_t *, void *))
+/*
+ * Interrupts and NMIs on the CPU's irq stack (SA_ONSTACK); the resched
+ * signal on the task stack, and held back while an interrupt handler runs
+ * so that it comes after that frame is gone.
+ */
+static void install_handler(int sig, void (*fn)(int, siginfo_t *, void *),
+			    bool on_irq_stack)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = fn;
-	/* No kernel mask on the path: masking is soft, in the word. */
+	/* No kernel mask otherwise: masking is soft, in the word.  The
+	 * resched handler must not mask anything: it switches tasks, and
+	 * the next task would run with the mask. */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
+	if (on_irq_stack) {
+		sa.sa_flags |= SA_ONSTACK;
+		sigaddset(&sa.sa_mask, PK_SIGRESCHED);
+	}
 	if (sigaction(sig, &sa, NULL) != 0)
 		BUG();
 }
@@ -442,8 +507,10 @@ static void irq_setup(void)
 	pthread_key_create(&cpu_exit_key, cpu_exit_destructor);
 	/* backtrace() loads libgcc's unwinder on first use: not in a signal. */
 	backtrace(warm, 2);
-	install_handler(PK_SIGIRQ, irq_signal);
-	install_handler(PK_SIGNMI, nmi_signal);
+	install_handler(PK_SIGIRQ, irq_signal, true);
+	install_handler(PK_SIGNMI, nmi_signal, true);
+	install_handler(PK_SIGRESCHED, resched_signal, false);
+	pk_stack_guard_install();
 }
 
 static void unblock_irq_signals(void)
@@ -453,6 +520,7 @@ static void unblock_irq_signals(void)
 	sigemptyset(&set);
 	sigaddset(&set, PK_SIGIRQ);
 	sigaddset(&set, PK_SIGNMI);
+	sigaddset(&set, PK_SIGRESCHED);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
@@ -485,15 +553,19 @@ int pk_irq_cpu_register(void)
 	if (pk_irq_this_cpu() >= 0)
 		return pk_this_irq_cpu->cpu;
 	pthread_once(&irq_setup_once, irq_setup);
+	if (pk_irq_stack_on() != 0)
+		return -ENOMEM;
 	pthread_mutex_lock(&cpu_table_lock);
 	c = claim_cpu_slot();
 	if (!c) {
 		pthread_mutex_unlock(&cpu_table_lock);
+		pk_irq_stack_off();
 		return -EBUSY;
 	}
 	c->thread = pthread_self();
 	if (pk_ksoftirqd_start(c) != 0) {
 		pthread_mutex_unlock(&cpu_table_lock);
+		pk_irq_stack_off();
 		return -EAGAIN;
 	}
 	pk_this_irq_cpu = c;
@@ -523,6 +595,9 @@ void pk_irq_cpu_unregister(void)
 	pk_this_irq_cpu = NULL;
 	pk_irq_soft_pending = 0;
 	pthread_mutex_unlock(&cpu_table_lock);
+	/* No signal comes here any more (no raiser is inside). */
+	pk_irq_stack_off();
+	pk_report_flush();
 }
 
 struct pk_irq_stats pk_irq_stats(int cpu)
@@ -852,5 +927,7 @@ int irq_raise(unsigned int irq, int cpu)
 		pthread_kill(c->thread, desc->nmi ? PK_SIGNMI : PK_SIGIRQ);
 out:
 	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
+	/* A raise at this thread's own CPU has been handled by now. */
+	pk_report_flush_point();
 	return ret;
 }

@@ -50,4 +50,18 @@ void pk_ksoftirqd_stop(struct pk_irq_cpu *c);
 #define pk_stat_inc(c, field)                                                  \
 	__atomic_add_fetch(&(c)->stats.field, 1, __ATOMIC_RELAXED)
 
+/* Set by the scheduler: the running task's own stack, if it has one. */
+extern bool (*pk_task_stack_hook)(unsigned long *base, unsigned long *top);
+
+/* The SIGSEGV handler that reports a task stack overflow (irqstack.c). */
+void pk_stack_guard_install(void);
+/* This thread's interrupt stack on and off (a CPU thread's lifetime). */
+int pk_irq_stack_on(void);
+void pk_irq_stack_off(void);
+/* Is the caller running on this thread's interrupt stack? */
+bool pk_on_irq_stack(void);
+/* A signal frame set up elsewhere returns into this thread's alternate
+ * stack settings, not those of the thread it was set up on. */
+void pk_irq_stack_fix_frame(void *uctx);
+
 #endif /* PK_IRQ_IRQ_H */

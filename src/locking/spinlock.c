@@ -11,6 +11,7 @@
 
 #include <preempt/bug.h>
 #include <preempt/interrupt.h>
+#include <preempt/irqflags.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
@@ -51,19 +52,27 @@ static void spin_bug(raw_spinlock_t *lock, const char *msg)
 		     owner ? owner->pid : -1, lock->owner_cpu);
 }
 
+/*
+ * The list is the task's, and a handler interrupting this CPU records its
+ * own locks in it (current is the interrupted task): every update runs
+ * with interrupts disabled, or a handler's push lands between our store
+ * and our count.
+ */
 static void held_push(void *lock)
 {
 	struct task_struct *p = current;
+	unsigned long flags;
 
+	raw_local_irq_save(flags);
 	if (p->pk_nr_held <
 	    (int)(sizeof(p->pk_held_locks) / sizeof(p->pk_held_locks[0])))
 		p->pk_held_locks[p->pk_nr_held] = lock;
 	p->pk_nr_held++;
+	raw_local_irq_restore(flags);
 }
 
-static void held_pop(void *lock)
+static void held_remove(struct task_struct *p, void *lock)
 {
-	struct task_struct *p = current;
 	int n = p->pk_nr_held < 8 ? p->pk_nr_held : 8;
 
 	for (int i = n - 1; i >= 0; i--)
@@ -75,6 +84,15 @@ static void held_pop(void *lock)
 		}
 	if (p->pk_nr_held > 8)
 		p->pk_nr_held--; /* beyond what we track */
+}
+
+static void held_pop(void *lock)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	held_remove(current, lock);
+	raw_local_irq_restore(flags);
 }
 
 /*

@@ -152,12 +152,15 @@ static void segv_handler(int sig, siginfo_t *si, void *uctx)
 {
 	int saved_errno = errno;
 
+	/* Its reports (kmap) are deferred: no allocation in a handler. */
+	pk_signal_enter();
 	if (pk_port_in_user_copy(uctx))
 		user_copy_fault(si->si_addr, uctx);
 	else if (!pk_kmap_fault((unsigned long)si->si_addr,
 				pk_port_fault_write(uctx),
 				pk_port_fault_ip(uctx)))
 		chain(sig, si, uctx);
+	pk_signal_exit();
 	errno = saved_errno;
 }
 
@@ -172,13 +175,12 @@ void pk_mm_fault_handler_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = segv_handler;
 	/*
-	 * Not SA_ONSTACK: a kmap fault's report symbolizes a backtrace,
-	 * which needs far more stack than an alternate signal stack has
-	 * (ASan's is 54 KiB, SIGSTKSZ 8 KiB) and overran it into the memory
-	 * below.  The faults we own happen on a usable stack; a stack
-	 * overflow is not ours and kills the process either way.
+	 * SA_ONSTACK, as the stack guard's handler we may chain to: a task
+	 * that overflowed its stack has none left for a frame.  A kmap
+	 * fault's report, made here, is deferred (raw addresses, no
+	 * symbolizing), so it fits an alternate stack.
 	 */
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	/* No interrupt may run, or preempt, inside the fixup. */
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);

@@ -20,6 +20,7 @@
 #include <preempt/sched.h>
 
 #include "../debug/report.h"
+#include "../irq/irq.h"
 #include "../port/switch.h"
 #include "sched_internal.h"
 
@@ -103,6 +104,24 @@ unsigned long jiffies_now(void)
 }
 
 /* ---- tasks ---- */
+
+/* For the stack guard's report: the running task's stack, if its own. */
+static bool task_stack_bounds(unsigned long *base, unsigned long *top)
+{
+	struct task_struct *p = pk_current;
+	const struct pk_stack *s = p ? p->pk_stack : NULL;
+
+	if (!s || !s->base)
+		return false;
+	*base = (unsigned long)s->base;
+	*top = *base + s->size;
+	return true;
+}
+
+__attribute__((constructor)) static void install_task_stack_hook(void)
+{
+	pk_task_stack_hook = task_stack_bounds;
+}
 
 struct task_struct *pk_task_alloc(const char *name, size_t size)
 {
@@ -522,6 +541,8 @@ void pk_idle_loop(struct rq *rq)
 			schedule();
 			continue;
 		}
+		/* Idle is task context: print what handlers deferred. */
+		pk_report_flush_point();
 		pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
 	}
 }
@@ -738,6 +759,7 @@ void machine_shutdown(void)
 		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
 		pthread_join(vcpu_threads[i], NULL);
 	}
+	pk_report_flush(); /* what the vCPUs' handlers left */
 	free_machine_irqs();
 	put_exited_kthreads();
 	set_rt_running(false);

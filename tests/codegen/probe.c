@@ -5,6 +5,7 @@
  */
 #include <preempt/irqflags.h>
 #include <preempt/preempt.h>
+#include <preempt/sched.h>
 
 void probe_preempt_disable(void);
 void probe_preempt_enable(void);
@@ -35,4 +36,31 @@ int probe_word_across_calls(void)
 	preempt_enable();
 	probe_external();
 	return in_atomic();
+}
+
+int probe_spin_until_resched(void);
+int probe_spin_while_atomic(void);
+int probe_word_read_twice(void);
+
+/* A wait loop with nothing else in it: the word must be read each turn. */
+int probe_spin_until_resched(void)
+{
+	while (!need_resched())
+		;
+	return 1;
+}
+
+int probe_spin_while_atomic(void)
+{
+	while (preempt_count())
+		;
+	return 0;
+}
+
+/* Two reads, two loads: a handler may have changed the word in between. */
+int probe_word_read_twice(void)
+{
+	int before = preempt_count();
+
+	return preempt_count() - before;
 }

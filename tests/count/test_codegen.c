@@ -164,6 +164,78 @@ static void x86_word_accesses_are_fs_relative(void **state)
 }
 
 /*
+ * `while (!need_resched())` must read the word on every turn: an
+ * interrupt handler on this thread changes it between two reads, and a
+ * load the compiler hoisted out of the loop would spin for ever.  A loop
+ * is a backward jump; the %fs load must sit between its target and it.
+ */
+static bool load_inside_loop(const char *obj, const char *func)
+{
+	char cmd[1024], line[512], header[128];
+	unsigned long load = 0, addr, target;
+	bool in_func = false, inside = false;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d --no-show-raw-insn %s 2>&1",
+		 obj);
+	snprintf(header, sizeof(header), "<%s>:", func);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		char mnem[16] = "", ops[128] = "";
+
+		if (strstr(line, header)) {
+			in_func = true;
+			continue;
+		}
+		if (!in_func)
+			continue;
+		if (line[0] == '\n')
+			break;
+		if (sscanf(line, " %lx: %15s %127[^\n]", &addr, mnem, ops) < 2)
+			continue;
+		if (strstr(ops, "%fs:") && !load)
+			load = addr;
+		/* "jns 1a <probe_x+0xa>": a jump back to at or before load. */
+		if (mnem[0] == 'j' && sscanf(ops, "%lx", &target) == 1 &&
+		    target <= addr && load && target <= load && load <= addr)
+			inside = true;
+	}
+	pclose(p);
+	assert_true(load != 0);
+	return inside;
+}
+
+/* GCC keeps such loops but merges two reads; clang hoists the loop's. */
+static void wait_loops_reread_the_word(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE, "probe_word_read_twice", insns);
+	int loads = 0;
+	char cmd[2048];
+
+	(void)state;
+	for (int i = 0; i < n; i++)
+		loads += writes_tls(&insns[i]);
+	assert_int_equal(loads, 2);
+	assert_true(
+		load_inside_loop(CODEGEN_PROBE, "probe_spin_until_resched"));
+	assert_true(load_inside_loop(CODEGEN_PROBE, "probe_spin_while_atomic"));
+	if (system("command -v clang >/dev/null 2>&1")) {
+		printf("no clang: the loops checked with the build compiler\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "clang -O2 -std=gnu11 -DCONFIG_DEBUG_PREEMPT=0 -I%s/include "
+		 "-c %s/tests/codegen/probe.c -o %s/probe_clang.o",
+		 PREEMPT_SOURCE_DIR, PREEMPT_SOURCE_DIR, PREEMPT_BINARY_DIR);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/probe_clang.o", PREEMPT_BINARY_DIR);
+	assert_true(load_inside_loop(cmd, "probe_spin_until_resched"));
+	assert_true(load_inside_loop(cmd, "probe_spin_while_atomic"));
+}
+
+/*
  * arm64, where GCC would read tpidr_el0 once per function: the headers
  * read it at each access.  Needs a cross compiler; skipped without one.
  */
@@ -209,6 +281,7 @@ int main(void)
 		cmocka_unit_test(preempt_enable_is_one_decl_and_one_branch),
 		cmocka_unit_test(debug_checks_go_out_of_line),
 		cmocka_unit_test(x86_word_accesses_are_fs_relative),
+		cmocka_unit_test(wait_loops_reread_the_word),
 		cmocka_unit_test(arm64_reads_the_thread_pointer_at_each_access),
 	};
 
