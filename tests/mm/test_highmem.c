@@ -11,7 +11,10 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <preempt/bottom_half.h>
@@ -22,6 +25,7 @@
 #include <preempt/uaccess.h>
 #include <preempt/wait.h>
 
+#include "../../src/mm/mm_internal.h"
 #include "pk_machine.h"
 
 static struct page *high_page(void)
@@ -120,8 +124,8 @@ static void kmap_local_only_disables_migration(void **state)
 	assert_true(preemptible());
 	assert_true(is_migration_disabled());
 	assert_false(pagefault_disabled());
-	b = kmap_local_page(hi2); /* nests, in another slot */
-	assert_ptr_equal(b, a + PAGE_SIZE);
+	b = kmap_local_page(hi2);		/* nests, in another slot */
+	assert_ptr_equal(b, a + 2 * PAGE_SIZE); /* slots are kept apart */
 	assert_int_equal(pk_kmap_local_depth(), 2);
 	kunmap_local(b + 100); /* any address inside the page will do */
 	kunmap_local(a);
@@ -250,7 +254,7 @@ static void a_hardirq_maps_above_the_task(void **state)
 	assert_int_equal(irq_raise(LINE, cpu), 0); /* runs right here */
 	assert_true(irq_ok);
 	assert_int_equal(irq_depth, 2);
-	assert_ptr_equal(irq_addr, p + PAGE_SIZE);
+	assert_ptr_equal(irq_addr, p + 2 * PAGE_SIZE);
 	assert_int_equal(pk_kmap_local_depth(), 1);
 	assert_string_equal(p, "task page");
 	kunmap_local(p);
@@ -470,6 +474,107 @@ static void rt_softirq_keeps_its_kmap_local(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+static long now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/*
+ * At the host's mapping limit every slot mmap() fails (injected here, the
+ * system limit untouched): each way of mapping returns NULL, never the
+ * slot with what was mapped there before, and says so once a second.
+ */
+static void map_failure_returns_null_never_another_page(void **state)
+{
+	struct page *a = high_page(), *b = high_page();
+	long start = now_s();
+	char *p;
+
+	(void)state;
+	p = kmap_local_page(a);
+	memset(p, 'A', PAGE_SIZE);
+	kunmap_local(p);
+	memcpy_to_page(b, 0, "B", 1);
+	pk_highmem_fail_maps(3 * 100);
+	for (int i = 0; i < 100; i++) {
+		p = kmap_local_page(b);
+		assert_null(p);
+		kunmap_local(p);
+		p = kmap_atomic(b);
+		assert_null(p);
+		kunmap_atomic(p);
+		assert_null(kmap(b));
+	}
+	assert_int_equal(pk_kmap_local_depth(), 0);
+	assert_true(captured.nr >= 1 && captured.nr <= 1 + now_s() - start);
+	assert_report_contains("kmap: cannot map page");
+	assert_report_contains("returning NULL");
+
+	/* The mapping works again, with the right page in it. */
+	p = kmap_local_page(b);
+	assert_non_null(p);
+	assert_int_equal(p[0], 'B');
+	kunmap_local(p);
+	p = kmap(b);
+	assert_non_null(p);
+	assert_int_equal(p[0], 'B');
+	kunmap(b);
+	__free_page(a);
+	__free_page(b);
+}
+
+/* The host mapping [start, end) holding @addr, from /proc/self/maps. */
+static void host_mapping(const void *addr, unsigned long *start,
+			 unsigned long *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	assert_non_null(f);
+	*start = *end = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", start, end) == 2 &&
+		    *start <= (unsigned long)addr && (unsigned long)addr < *end)
+			break;
+	fclose(f);
+}
+
+/*
+ * Consecutive pages in consecutive slots would merge into one host
+ * mapping, and unmapping one would then split it: a new mapping, which
+ * fails at the host's limit and leaves the old page there.  Each mapped
+ * slot is a mapping of its own.
+ */
+static void a_mapped_slot_is_a_host_mapping_of_its_own(void **state)
+{
+	struct page *pair = alloc_pages(GFP_HIGHUSER, 1);
+	unsigned long start, end;
+	char *a, *b;
+
+	(void)state;
+	assert_non_null(pair);
+	a = kmap_local_page(pair);
+	b = kmap_local_page(pair + 1);
+	host_mapping(a, &start, &end);
+	assert_int_equal(start, (unsigned long)a);
+	assert_int_equal(end, (unsigned long)a + PAGE_SIZE);
+	host_mapping(b, &start, &end);
+	assert_int_equal(start, (unsigned long)b);
+	assert_int_equal(end, (unsigned long)b + PAGE_SIZE);
+	kunmap_local(b);
+	kunmap_local(a);
+	a = kmap(pair);
+	b = kmap(pair + 1);
+	host_mapping(b, &start, &end);
+	assert_int_equal(end - start, PAGE_SIZE);
+	kunmap(pair + 1);
+	kunmap(pair);
+	__free_pages(pair, 1);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -488,6 +593,8 @@ int main(void)
 		T(preempted_task_finds_its_kmap_local_intact),
 		T(sleeping_task_finds_its_kmap_local_intact),
 		T(rt_softirq_keeps_its_kmap_local),
+		T(map_failure_returns_null_never_another_page),
+		T(a_mapped_slot_is_a_host_mapping_of_its_own),
 	};
 
 	if (pk_mm_init(&cfg) != 0)
