@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <preempt/bottom_half.h>
@@ -575,6 +578,72 @@ static void a_mapped_slot_is_a_host_mapping_of_its_own(void **state)
 	__free_pages(pair, 1);
 }
 
+/* Split a big mapping page by page until the host refuses one more. */
+static void use_up_host_mappings(void)
+{
+	size_t n = 1 << 17;
+	char *m = mmap(NULL, n * PAGE_SIZE, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(20);
+	for (size_t i = 1; i < n; i += 2)
+		if (mprotect(m + i * PAGE_SIZE, PAGE_SIZE, PROT_NONE))
+			return;
+	_exit(21);
+}
+
+/*
+ * The real limit, in a child: a map that needs a new host mapping fails
+ * with NULL; a stale slot then faults where the handler can put no
+ * scratch memory, which must end the child (SIGSEGV), not report forever.
+ */
+static void child_at_the_mapping_limit(void)
+{
+	struct page *hi = alloc_page(GFP_HIGHUSER);
+	volatile char *p;
+
+	signal(SIGSEGV, SIG_DFL); /* cmocka's, which would go on testing */
+	pk_mm_fault_handler_install();
+	p = kmap_local_page(hi);
+	if (!p)
+		_exit(22);
+	kunmap_local((void *)p);
+	use_up_host_mappings();
+	if (kmap_local_page(hi))
+		_exit(23);
+	kunmap_local(NULL);
+	sink = *p; /* used after kunmap, and no mapping left for scratch */
+	_exit(24);
+}
+
+static void at_the_real_mapping_limit_maps_fail_cleanly(void **state)
+{
+	bool reaped = false;
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		child_at_the_mapping_limit();
+	/* A child that reports forever is the bug: give it 60 s. */
+	for (int i = 0; i < 600 && !reaped; i++) {
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+		if (!reaped)
+			usleep(100 * 1000);
+	}
+	if (!reaped) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fail_msg("the child is still faulting after 60 s");
+	}
+	if (WIFEXITED(status))
+		fail_msg("the child exited with %d", WEXITSTATUS(status));
+	assert_int_equal(WTERMSIG(status), SIGSEGV);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -595,6 +664,7 @@ int main(void)
 		T(rt_softirq_keeps_its_kmap_local),
 		T(map_failure_returns_null_never_another_page),
 		T(a_mapped_slot_is_a_host_mapping_of_its_own),
+		T(at_the_real_mapping_limit_maps_fail_cleanly),
 	};
 
 	if (pk_mm_init(&cfg) != 0)
