@@ -21,6 +21,12 @@
  * Slots that are not mapped are PROT_NONE, so a use after unmap faults;
  * the fault, an out-of-order unmap and running out of slots are reported
  * and the machine goes on.
+ *
+ * A high page's mapping is a host mapping.  When the host refuses one (at
+ * its limit, vm.max_map_count) every way of mapping returns NULL, with
+ * one rate-limited report, and never an address showing another page;
+ * kmap(), which cannot fail in Linux, does so too, as no amount of
+ * sleeping is sure to free a host mapping.  Unmapping cannot fail.
  */
 
 #include <preempt/mm.h>
@@ -34,7 +40,9 @@
  * kmap() - map @page until kunmap(); the same page twice gets the same
  * address
  *
- * Task context, may sleep (when every slot is in use).
+ * Task context, may sleep (when every slot is in use).  Returns NULL
+ * (after a report) only when the host refuses the mapping, or when the pool
+ * is full in atomic context (after might_sleep()'s report).
  */
 void *kmap(struct page *page);
 
@@ -55,7 +63,7 @@ void __kunmap_local(const void *addr);
  *
  * Any context but NMI.  Disables migration until kunmap_local(); the
  * caller stays preemptible.  Returns NULL (after a report) when the slot
- * stack is full.
+ * stack is full or the host refuses the mapping.
  */
 static inline void *kmap_local_page(struct page *page)
 {

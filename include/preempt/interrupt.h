@@ -212,10 +212,13 @@ unsigned int pk_irq_coalesced(void);
  * @softirq_inline: softirq vectors run at irq exit or local_bh_enable()
  * @softirq_ksoftirqd: softirq vectors run by ksoftirqd
  * @ksoftirqd_wakeups: hand-offs to ksoftirqd
+ * @bh_waits: local_bh_disable() calls on a CPU thread that waited for its
+ *	ksoftirqd thread's pass to end
  */
 struct pk_irq_stats {
 	unsigned long handled, raised, deferred, replayed, nmi;
 	unsigned long softirq_inline, softirq_ksoftirqd, ksoftirqd_wakeups;
+	unsigned long bh_waits;
 };
 
 /** pk_irq_stats() - counters of CPU @cpu (zeros if not registered). */

@@ -9,11 +9,13 @@
  * reschedule is owed; the rest goes to the CPU's ksoftirqd.  Under the rt
  * model irq_exit() never runs them: ksoftirqd or local_bh_enable() does.
  *
- * Until the scheduler makes ksoftirqd a task on its CPU it is a thread of
- * its own that works on its CPU's pending mask.  softirq_owner keeps the
- * softirq handlers of one CPU from ever running in both at once, which is
- * the serialization softirq code relies on; a bh-disabled section on the
- * CPU thread does not (yet) hold ksoftirqd off.
+ * On a CPU that is no vCPU, ksoftirqd is a thread of its own that works on
+ * its CPU's pending mask.  softirq_owner keeps the softirq handlers of one
+ * CPU from ever running in both at once, which is the serialization
+ * softirq code relies on.  The word cannot stop another host thread, so
+ * there the CPU thread's outermost bh-disabled section also holds
+ * softirq_owner (OWNER_BH): ksoftirqd backs off and the enable serves what
+ * is pending.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,7 +39,8 @@
 #define MAX_SOFTIRQ_TIME_NS 2000000L
 #define MAX_SOFTIRQ_RESTART 10
 
-enum { OWNER_NONE, OWNER_CPU, OWNER_KSOFTIRQD };
+/* OWNER_BH: the CPU thread's bh-disabled section, not a softirq run. */
+enum { OWNER_NONE, OWNER_CPU, OWNER_KSOFTIRQD, OWNER_BH };
 
 const char *const softirq_to_name[NR_SOFTIRQS] = {
 	"HI",	    "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
@@ -368,6 +371,73 @@ static void rt_bh_enable(unsigned int cnt, bool ksoftirqd)
 		preempt_check_resched();
 }
 
+/* ---- bh-disabled sections of a thread-backed CPU ---- */
+
+/*
+ * The CPU of a thread whose ksoftirqd is another host thread, for an
+ * outermost bh disable in task context (@cnt disables bh).  On a vCPU
+ * ksoftirqd is a task, which a bh-disabled (so non-preemptible) section
+ * keeps off the CPU by itself; a hardirq handler cannot wait.
+ */
+static struct pk_irq_cpu *bh_thread_cpu(unsigned int cnt)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	if (!c || !(cnt & SOFTIRQ_MASK) || softirq_count() ||
+	    (preempt_count() & (NMI_MASK | HARDIRQ_MASK)))
+		return NULL;
+	if (__atomic_load_n(&c->ksoftirqd_task, __ATOMIC_ACQUIRE) ||
+	    !pthread_equal(c->thread, pthread_self()))
+		return NULL;
+	return c;
+}
+
+/*
+ * Wait out a ksoftirqd pass and hold the CPU's softirqs off until the
+ * matching enable.  Task context; the count is not raised yet, so an irq
+ * exit meanwhile only tries the owner word and leaves the work pending.
+ */
+static void bh_thread_claim(unsigned int cnt)
+{
+	struct pk_irq_cpu *c = bh_thread_cpu(cnt);
+
+	if (!c || softirq_trylock(c, OWNER_BH))
+		return;
+	pk_stat_inc(c, bh_waits);
+	while (!softirq_trylock(c, OWNER_BH))
+		sched_yield();
+}
+
+/* Does this thread's bh-disabled section hold its CPU's softirqs off? */
+static struct pk_irq_cpu *bh_thread_held(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	if (!c || softirq_count() ||
+	    __atomic_load_n(&c->softirq_owner, __ATOMIC_RELAXED) != OWNER_BH ||
+	    !pthread_equal(c->thread, pthread_self()))
+		return NULL;
+	return c;
+}
+
+/*
+ * The outermost enable of a held section: serve what is pending (not with
+ * interrupts disabled, a caller's bug already warned about), then let go.
+ * ksoftirqd may have backed off meanwhile: what is still pending is its.
+ */
+static void bh_thread_release(struct pk_irq_cpu *c)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (!flags && local_softirq_pending())
+		handle_softirqs(c, false, false);
+	softirq_unlock(c);
+	if (local_softirq_pending())
+		wakeup_softirqd(c);
+	local_irq_restore(flags);
+}
+
 /* ---- bottom-half disabling ---- */
 
 void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
@@ -381,6 +451,7 @@ void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 	if (WARN_ONCE(softirq_count() + (cnt & SOFTIRQ_MASK) > SOFTIRQ_MASK,
 		      "local_bh_disable() nested too deep"))
 		return;
+	bh_thread_claim(cnt);
 	__preempt_count_add(cnt);
 	if (CONFIG_DEBUG_PREEMPT && (unsigned int)preempt_count() == cnt)
 		pk_preempt_disable_ip = ip;
@@ -391,6 +462,8 @@ void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 
 void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 {
+	struct pk_irq_cpu *c;
+
 	(void)ip;
 	if (bh_in_task()) {
 		rt_bh_enable(cnt, false);
@@ -406,7 +479,10 @@ void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 		return;
 	/* Keep preemption off until pending softirqs have run. */
 	__preempt_count_sub(cnt - 1);
-	if (!in_interrupt() && !irqs_disabled() && local_softirq_pending())
+	c = bh_thread_held();
+	if (c)
+		bh_thread_release(c);
+	else if (!in_interrupt() && !irqs_disabled() && local_softirq_pending())
 		do_softirq();
 	preempt_count_dec();
 	preempt_check_resched();
@@ -419,6 +495,10 @@ static void ksoftirqd_run(struct pk_irq_cpu *c)
 	while (__atomic_load_n(&c->softirq_pending, __ATOMIC_SEQ_CST) &&
 	       !__atomic_load_n(&c->ksoftirqd_stop, __ATOMIC_SEQ_CST)) {
 		if (!softirq_trylock(c, OWNER_KSOFTIRQD)) {
+			/* The CPU's bh enable serves them, or wakes us. */
+			if (__atomic_load_n(&c->softirq_owner,
+					    __ATOMIC_RELAXED) == OWNER_BH)
+				return;
 			sched_yield();
 			continue;
 		}

@@ -4,10 +4,18 @@
  * memory.
  *
  * One PROT_NONE reservation holds every window: the kmap() pool, then one
- * window of KM_MAX_IDX slots per CPU, each followed by a guard page.  A
- * slot is mapped with mmap(MAP_FIXED) of the page's memfd offset and
- * unmapped by mapping PROT_NONE over it again, so an access through a
- * stale address faults and the fault handler can say which slot it was.
+ * window of KM_MAX_IDX slots per CPU.  A slot is mapped with
+ * mmap(MAP_FIXED) of the page's memfd offset and unmapped by mapping
+ * PROT_NONE over it again, so an access through a stale address faults
+ * and the fault handler can say which slot it was.
+ *
+ * Every slot is followed by a reserved page (SLOT_STRIDE), so a mapped
+ * slot never merges with a neighbour (consecutive pages in consecutive
+ * slots would) and is always one whole host mapping: unmapping it never
+ * splits one, so it cannot fail at the host's mapping limit
+ * (vm.max_map_count).  Mapping can: then the map returns NULL, with one
+ * rate-limited report, and the slot is not used; an address is handed
+ * out only after the mapping of that very page succeeded.
  *
  * "Per CPU" is per host thread: a vCPU thread is the CPU, and any other
  * thread is a CPU of its own.  The window and its slot stack live in that
@@ -34,8 +42,9 @@
 #include "../debug/report.h"
 #include "mm_internal.h"
 
-#define PK_KMAP_WINDOWS 256	      /* threads that may use local mappings */
-#define WINDOW_PAGES (KM_MAX_IDX + 1) /* slots and a guard page */
+#define PK_KMAP_WINDOWS 256	    /* threads that may use local mappings */
+#define SLOT_STRIDE (2 * PAGE_SIZE) /* a slot and the page keeping it apart */
+#define WINDOW_SIZE (KM_MAX_IDX * SLOT_STRIDE)
 
 struct pk_kmap_ctrl {
 	int idx;
@@ -71,7 +80,38 @@ static struct pk_mm_waitq pkmap_wait = PK_MM_WAITQ_INIT(pkmap_wait);
 static int ctrl_lock;
 static struct pk_kmap_ctrl *ctrl_free;
 
+static unsigned int maps_to_fail; /* fault injection, for tests */
+
 /* ---- slots ---- */
+
+static char *slot_addr(char *base, int slot)
+{
+	return base + (size_t)slot * SLOT_STRIDE;
+}
+
+/* The slot of @base's run that @addr is in, or -1 (a separating page). */
+static int addr_slot(const char *base, const char *addr)
+{
+	size_t off = (size_t)(addr - base);
+
+	return off % SLOT_STRIDE < PAGE_SIZE ? (int)(off / SLOT_STRIDE) : -1;
+}
+
+void pk_highmem_fail_maps(unsigned int n)
+{
+	__atomic_store_n(&maps_to_fail, n, __ATOMIC_SEQ_CST);
+}
+
+static bool map_should_fail(void)
+{
+	unsigned int n = __atomic_load_n(&maps_to_fail, __ATOMIC_RELAXED);
+
+	while (n &&
+	       !__atomic_compare_exchange_n(&maps_to_fail, &n, n - 1, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return n != 0;
+}
 
 int pk_highmem_map_at(void *addr, const struct page *page)
 {
@@ -79,6 +119,8 @@ int pk_highmem_map_at(void *addr, const struct page *page)
 			    pk_mm.zone[PK_ZONE_HIGHMEM].start_pfn) *
 		    (off_t)PAGE_SIZE;
 
+	if (unlikely(map_should_fail()))
+		return -ENOMEM;
 	if (mmap(addr, PAGE_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_FIXED, pk_mm.highmem_fd, off) == MAP_FAILED)
 		return -errno;
@@ -88,16 +130,33 @@ int pk_highmem_map_at(void *addr, const struct page *page)
 void pk_highmem_unmap_at(void *addr)
 {
 	/* Still reserved, so nothing else lands there, and it faults. */
-	mmap(addr, PAGE_SIZE, PROT_NONE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	void *ret = mmap(
+		addr, PAGE_SIZE, PROT_NONE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+
+	/* A whole mapping replaced: cannot run into the limit. */
+	WARN_ONCE(ret == MAP_FAILED, "kunmap: unmapping slot %p failed\n",
+		  addr);
 }
 
-static void map_slot(void *addr, const struct page *page)
+/* Interrupt handlers map too: one report a second, and no allocation. */
+static void report_map_failure(const struct page *page, int err)
+{
+	if (!pk_ratelimit_ok(PK_REPORT_WARN))
+		return;
+	pk_warn_kind(PK_REPORT_WARN,
+		     "kmap: cannot map page %lu: error %d (host mapping "
+		     "limit, vm.max_map_count?): returning NULL\n",
+		     page_to_pfn(page), err);
+}
+
+static int map_slot(void *addr, const struct page *page)
 {
 	int err = pk_highmem_map_at(addr, page);
 
-	WARN(err, "kmap: mapping page %lu at %p failed: %d\n",
-	     page_to_pfn(page), addr, err);
+	if (unlikely(err))
+		report_map_failure(page, err);
+	return err;
 }
 
 /* ---- windows ---- */
@@ -109,7 +168,7 @@ static void window_release(void *arg)
 
 	for (int i = 0; i < c->idx; i++)
 		if (c->page[i])
-			pk_highmem_unmap_at(c->window + (size_t)i * PAGE_SIZE);
+			pk_highmem_unmap_at(slot_addr(c->window, i));
 	c->idx = 0;
 	c->window = NULL;
 	__atomic_and_fetch(&window_used[nr / 64], ~(1UL << (nr % 64)),
@@ -131,7 +190,7 @@ static char *this_window(void)
 		    bit)
 			continue;
 		c->nr = nr;
-		c->window = window_base + (size_t)nr * WINDOW_PAGES * PAGE_SIZE;
+		c->window = window_base + (size_t)nr * WINDOW_SIZE;
 		pthread_setspecific(window_key, (void *)(long)(nr + 1));
 		return c->window;
 	}
@@ -140,9 +199,8 @@ static char *this_window(void)
 
 int pk_highmem_setup(void)
 {
-	size_t pages = LAST_PKMAP + 1 + (size_t)PK_KMAP_WINDOWS * WINDOW_PAGES;
-
-	kmap_area_size = pages * PAGE_SIZE;
+	kmap_area_size = LAST_PKMAP * SLOT_STRIDE +
+			 (size_t)PK_KMAP_WINDOWS * WINDOW_SIZE;
 	kmap_area = mmap(NULL, kmap_area_size, PROT_NONE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (kmap_area == MAP_FAILED) {
@@ -150,7 +208,7 @@ int pk_highmem_setup(void)
 		return -ENOMEM;
 	}
 	pkmap_base = kmap_area;
-	window_base = kmap_area + (LAST_PKMAP + 1) * PAGE_SIZE;
+	window_base = kmap_area + LAST_PKMAP * SLOT_STRIDE;
 	pk_fault_handler_install();
 	return pthread_key_create(&window_key, window_release) ? -EAGAIN : 0;
 }
@@ -224,21 +282,24 @@ void *__kmap_local_page(struct page *page)
 	struct pk_kmap_cpu *c;
 	unsigned long flags;
 	char *addr = NULL;
-	int slot;
+	int slot, err = 0;
 
 	if (!PageHighMem(page))
 		return page_address(page);
 	local_irq_save(flags);
 	c = &pk_task_tls(kmap_cpu);
 	if (this_window() && c->idx < KM_MAX_IDX) {
-		slot = c->idx++;
-		addr = c->window + (size_t)slot * PAGE_SIZE;
-		c->page[slot] = page;
-		map_slot(addr, page);
-		record_task(slot, page, c->idx);
+		slot = c->idx;
+		err = map_slot(slot_addr(c->window, slot), page);
+		if (!err) {
+			addr = slot_addr(c->window, slot);
+			c->page[slot] = page;
+			c->idx++;
+			record_task(slot, page, c->idx);
+		}
 	}
 	local_irq_restore(flags);
-	if (!addr)
+	if (!addr && !err)
 		report_overflow(page);
 	return addr;
 }
@@ -246,10 +307,9 @@ void *__kmap_local_page(struct page *page)
 /* Which slot of this CPU's window @addr is in, or -1. */
 static int window_slot(const struct pk_kmap_cpu *c, const char *addr)
 {
-	if (!c->window || addr < c->window ||
-	    addr >= c->window + KM_MAX_IDX * PAGE_SIZE)
+	if (!c->window || addr < c->window || addr >= c->window + WINDOW_SIZE)
 		return -1;
-	return (int)((size_t)(addr - c->window) / PAGE_SIZE);
+	return addr_slot(c->window, addr);
 }
 
 static bool in_windows(const char *addr)
@@ -285,7 +345,7 @@ void __kunmap_local(const void *addr)
 	top = c->idx;
 	slot = window_slot(c, addr);
 	if (slot >= 0 && slot < top && c->page[slot]) {
-		pk_highmem_unmap_at(c->window + (size_t)slot * PAGE_SIZE);
+		pk_highmem_unmap_at(slot_addr(c->window, slot));
 		c->page[slot] = NULL;
 		while (c->idx && !c->page[c->idx - 1])
 			c->idx--;
@@ -320,8 +380,7 @@ static void kmap_sched_out(struct task_struct *prev, struct task_struct *next)
 	if (c->window) {
 		for (int i = 0; i < ctrl->idx; i++)
 			if (ctrl->page[i])
-				pk_highmem_unmap_at(c->window +
-						    (size_t)i * PAGE_SIZE);
+				pk_highmem_unmap_at(slot_addr(c->window, i));
 		c->idx = 0;
 	}
 	/* A dead task's record is reused, wherever it dies. */
@@ -340,11 +399,14 @@ static void kmap_sched_in(struct task_struct *prev, struct task_struct *next)
 	(void)prev;
 	if (!ctrl || !ctrl->idx || !c->window)
 		return;
+	/*
+	 * A slot that cannot be mapped again stays PROT_NONE: the task's
+	 * next access faults and is reported, it never sees another page.
+	 */
 	for (int i = 0; i < ctrl->idx; i++) {
 		c->page[i] = ctrl->page[i];
 		if (ctrl->page[i])
-			map_slot(c->window + (size_t)i * PAGE_SIZE,
-				 ctrl->page[i]);
+			map_slot(slot_addr(c->window, i), ctrl->page[i]);
 	}
 	c->idx = ctrl->idx;
 }
@@ -362,51 +424,65 @@ __attribute__((constructor)) static void kmap_hook_register(void)
 
 /* ---- kmap() ---- */
 
-/* The page's kmap() address, mapping it if need be; NULL if full. */
-static void *kmap_high_try(struct page *page)
+/* A free kmap() slot mapped to @page; -EBUSY if none is free. */
+static int kmap_new_slot(struct page *page, void **addr)
+{
+	for (int i = 0; i < LAST_PKMAP; i++) {
+		int err;
+
+		if (pkmap.count[i])
+			continue;
+		err = pk_highmem_map_at(slot_addr(pkmap_base, i), page);
+		if (err)
+			return err;
+		*addr = slot_addr(pkmap_base, i);
+		pkmap.page[i] = page;
+		pkmap.count[i] = 1;
+		__atomic_store_n(&page->virtual, *addr, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return -EBUSY;
+}
+
+/* The page's kmap() address in *@addr, mapping it if need be. */
+static int kmap_high_try(struct page *page, void **addr)
 {
 	unsigned long flags;
-	void *addr;
+	int err = 0;
 
 	pk_lock_irqsave(&pkmap.lock, flags);
-	addr = page->virtual;
-	if (addr) {
-		pkmap.count[(size_t)((char *)addr - pkmap_base) / PAGE_SIZE]++;
-	} else {
-		for (int i = 0; i < LAST_PKMAP; i++) {
-			if (pkmap.count[i])
-				continue;
-			addr = pkmap_base + (size_t)i * PAGE_SIZE;
-			map_slot(addr, page);
-			pkmap.page[i] = page;
-			pkmap.count[i] = 1;
-			__atomic_store_n(&page->virtual, addr,
-					 __ATOMIC_RELEASE);
-			break;
-		}
-	}
+	*addr = page->virtual;
+	if (*addr)
+		pkmap.count[addr_slot(pkmap_base, *addr)]++;
+	else
+		err = kmap_new_slot(page, addr);
 	pk_unlock_irqrestore(&pkmap.lock, flags);
-	return addr;
+	return err;
 }
 
 void *kmap(struct page *page)
 {
+	void *addr = NULL;
 	unsigned int seq;
-	void *addr;
+	int err;
 
 	might_sleep();
 	if (!PageHighMem(page))
 		return page_address(page);
-	addr = kmap_high_try(page);
-	if (likely(addr))
+	err = kmap_high_try(page, &addr);
+	if (likely(!err))
 		return addr;
 	seq = pk_mm_wait_begin(&pkmap_wait);
 	/* In atomic context might_sleep() has reported: fail, don't sleep. */
-	while (!(addr = kmap_high_try(page)) && pk_mm_may_sleep_now()) {
+	while (err == -EBUSY && pk_mm_may_sleep_now()) {
 		pk_mm_wait(&pkmap_wait, seq);
 		seq = __atomic_load_n(&pkmap_wait.seq, __ATOMIC_SEQ_CST);
+		err = kmap_high_try(page, &addr);
 	}
 	pk_mm_wait_end(&pkmap_wait);
+	/* Not a full pool, which frees up: the host refused the mapping. */
+	if (err && err != -EBUSY)
+		report_map_failure(page, err);
 	return addr;
 }
 
@@ -420,7 +496,7 @@ void kunmap(struct page *page)
 		return;
 	pk_lock_irqsave(&pkmap.lock, flags);
 	addr = page->virtual;
-	i = addr ? (int)((size_t)(addr - pkmap_base) / PAGE_SIZE) : -1;
+	i = addr ? addr_slot(pkmap_base, addr) : -1;
 	if (i >= 0 && --pkmap.count[i] == 0) {
 		__atomic_store_n(&page->virtual, NULL, __ATOMIC_RELEASE);
 		pkmap.page[i] = NULL;
@@ -494,9 +570,13 @@ bool pk_kmap_fault(unsigned long addr, bool write, unsigned long ip)
 	pk_rbuf_ip_sym(&buf, ip);
 	pk_rbuf_backtrace(&buf);
 	pk_report_emit(PK_REPORT_WARN, NULL, 0, &buf);
-	/* Scratch memory under the stale address, so the machine goes on;
-	 * the next map of the slot replaces it. */
-	mmap(page, PAGE_SIZE, PROT_READ | PROT_WRITE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	return true;
+	/*
+	 * Scratch memory under the stale address, so the machine goes on;
+	 * the next map of the slot replaces it.  At the host's mapping limit
+	 * there is none: the fault is not ours to fix, or it would come back
+	 * and be reported forever.
+	 */
+	return mmap(page, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+		    0) != MAP_FAILED;
 }

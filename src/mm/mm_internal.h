@@ -107,6 +107,11 @@ void pk_kmalloc_init(void);
 int pk_highmem_setup(void);
 int pk_highmem_map_at(void *addr, const struct page *page);
 void pk_highmem_unmap_at(void *addr);
+/*
+ * Fault injection for tests: the next @n slot mappings fail with -ENOMEM,
+ * as they do at the host's mapping limit (vm.max_map_count).
+ */
+void pk_highmem_fail_maps(unsigned int n);
 
 /* kmap() calls asleep for a slot. */
 unsigned int pk_kmap_waiters(void);

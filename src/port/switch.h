@@ -49,9 +49,10 @@
 
 /** struct pk_stack - a task stack with a guard page below it */
 struct pk_stack {
-	void *map; /* the whole mapping, guard page included */
+	void *map; /* the stack's slot, guard page included */
 	size_t map_size;
-	void *base; /* usable stack: [base, base + size) */
+	void *region; /* the pooled region it was carved from, or NULL */
+	void *base;   /* usable stack: [base, base + size) */
 	size_t size;
 	unsigned int valgrind_id; /* VALGRIND_STACK_REGISTER id, 0 if none */
 };
@@ -59,13 +60,20 @@ struct pk_stack {
 /**
  * pk_stack_alloc() - map a stack of at least @size bytes
  *
- * @size is rounded up to whole pages; one PROT_NONE page below the stack
+ * @size is rounded up to whole pages; one guard page below the stack
  * turns an overflow into SIGSEGV instead of silent corruption of whatever
- * was mapped there. Returns 0 or -errno (-EINVAL for a @size of 0).
+ * was mapped there.  Stacks share pooled host mappings (stack.c), so a
+ * task costs well under one of the process's vm.max_map_count.  Task
+ * context, or a thread outside the machine; never from an interrupt
+ * handler.  Returns 0 or -errno (-EINVAL for a @size of 0).
  */
 int pk_stack_alloc(struct pk_stack *s, size_t size);
 
-/** pk_stack_free() - unmap a stack no context runs on any more */
+/**
+ * pk_stack_free() - give back a stack no context runs on any more
+ *
+ * Any context but an interrupt handler; takes no host lock.
+ */
 void pk_stack_free(struct pk_stack *s);
 
 /**

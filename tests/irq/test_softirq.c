@@ -288,6 +288,79 @@ static void tasklet_init_passes_data(void **state)
 	assert_int_equal(tasklet_runs, 7);
 }
 
+/* ---- a bh-off section on the CPU thread holds ksoftirqd off ---- */
+
+#define BH_TRIALS 1000
+
+static int bh_about;	  /* the CPU thread is about to disable bh */
+static int bh_in_section; /* ... and has disabled it */
+static int bh_pass;	  /* ksoftirqd's pass has begun */
+static int bh_overlaps;	  /* ksoftirqd ran softirqs inside a section */
+static int bh_tail_runs;
+static unsigned long bh_waits_before;
+
+static unsigned long bh_waits(void)
+{
+	return pk_irq_stats(cpu).bh_waits;
+}
+
+/*
+ * Runs in ksoftirqd's pass and holds it until the CPU thread either gets
+ * into its bh-off section (the bug) or waits for the pass (the fix).
+ */
+static void hold_pass_action(void)
+{
+	__atomic_store_n(&bh_pass, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&bh_about, __ATOMIC_SEQ_CST))
+		sched_yield();
+	while (bh_waits() == bh_waits_before) {
+		if (__atomic_load_n(&bh_in_section, __ATOMIC_SEQ_CST)) {
+			__atomic_add_fetch(&bh_overlaps, 1, __ATOMIC_SEQ_CST);
+			break;
+		}
+		sched_yield();
+	}
+	__atomic_store_n(&bh_pass, 2, __ATOMIC_SEQ_CST);
+}
+
+static void tail_action(void)
+{
+	__atomic_add_fetch(&bh_tail_runs, 1, __ATOMIC_SEQ_CST);
+}
+
+static void bh_trial(int i)
+{
+	bh_about = bh_in_section = bh_pass = 0;
+	bh_waits_before = bh_waits();
+	raise_softirq(NET_RX_SOFTIRQ); /* task context: ksoftirqd's */
+	wait_for(__atomic_load_n(&bh_pass, __ATOMIC_SEQ_CST) == 1);
+	__atomic_store_n(&bh_about, 1, __ATOMIC_SEQ_CST);
+	local_bh_disable();
+	__atomic_store_n(&bh_in_section, 1, __ATOMIC_SEQ_CST);
+	/* Fixed, the pass is over; broken, it ends when it sees us here. */
+	wait_for(__atomic_load_n(&bh_pass, __ATOMIC_SEQ_CST) == 2);
+	raise_softirq(NET_TX_SOFTIRQ); /* bh off: left for the enable */
+	__atomic_store_n(&bh_in_section, 0, __ATOMIC_SEQ_CST);
+	local_bh_enable();
+	wait_for(__atomic_load_n(&bh_tail_runs, __ATOMIC_SEQ_CST) == i + 1);
+}
+
+static void bh_disabled_section_holds_off_ksoftirqd(void **state)
+{
+	(void)state;
+	bh_overlaps = bh_tail_runs = 0;
+	open_softirq(NET_RX_SOFTIRQ, hold_pass_action);
+	open_softirq(NET_TX_SOFTIRQ, tail_action);
+	for (int i = 0; i < BH_TRIALS; i++)
+		bh_trial(i);
+	wait_for(local_softirq_pending() == 0);
+	open_softirq(NET_RX_SOFTIRQ, NULL);
+	open_softirq(NET_TX_SOFTIRQ, NULL);
+	assert_int_equal(bh_overlaps, 0);
+	assert_int_equal(bh_tail_runs, BH_TRIALS);
+	assert_true(bh_waits() > 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -303,6 +376,7 @@ int main(void)
 		T(hardirq_nests_inside_a_softirq),
 		T(tasklets_run_once_in_softirq),
 		T(tasklet_init_passes_data),
+		T(bh_disabled_section_holds_off_ksoftirqd),
 	};
 
 	cpu = pk_irq_cpu_register();

@@ -11,7 +11,13 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <preempt/bottom_half.h>
@@ -22,6 +28,7 @@
 #include <preempt/uaccess.h>
 #include <preempt/wait.h>
 
+#include "../../src/mm/mm_internal.h"
 #include "pk_machine.h"
 
 static struct page *high_page(void)
@@ -120,8 +127,8 @@ static void kmap_local_only_disables_migration(void **state)
 	assert_true(preemptible());
 	assert_true(is_migration_disabled());
 	assert_false(pagefault_disabled());
-	b = kmap_local_page(hi2); /* nests, in another slot */
-	assert_ptr_equal(b, a + PAGE_SIZE);
+	b = kmap_local_page(hi2);		/* nests, in another slot */
+	assert_ptr_equal(b, a + 2 * PAGE_SIZE); /* slots are kept apart */
 	assert_int_equal(pk_kmap_local_depth(), 2);
 	kunmap_local(b + 100); /* any address inside the page will do */
 	kunmap_local(a);
@@ -252,7 +259,7 @@ static void a_hardirq_maps_above_the_task(void **state)
 	assert_int_equal(irq_raise(LINE, cpu), 0); /* runs right here */
 	assert_true(irq_ok);
 	assert_int_equal(irq_depth, 2);
-	assert_ptr_equal(irq_addr, p + PAGE_SIZE);
+	assert_ptr_equal(irq_addr, p + 2 * PAGE_SIZE);
 	assert_int_equal(pk_kmap_local_depth(), 1);
 	assert_string_equal(p, "task page");
 	kunmap_local(p);
@@ -472,6 +479,173 @@ static void rt_softirq_keeps_its_kmap_local(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+static long now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/*
+ * At the host's mapping limit every slot mmap() fails (injected here, the
+ * system limit untouched): each way of mapping returns NULL, never the
+ * slot with what was mapped there before, and says so once a second.
+ */
+static void map_failure_returns_null_never_another_page(void **state)
+{
+	struct page *a = high_page(), *b = high_page();
+	long start = now_s();
+	char *p;
+
+	(void)state;
+	p = kmap_local_page(a);
+	memset(p, 'A', PAGE_SIZE);
+	kunmap_local(p);
+	memcpy_to_page(b, 0, "B", 1);
+	pk_highmem_fail_maps(3 * 100);
+	for (int i = 0; i < 100; i++) {
+		p = kmap_local_page(b);
+		assert_null(p);
+		kunmap_local(p);
+		p = kmap_atomic(b);
+		assert_null(p);
+		kunmap_atomic(p);
+		assert_null(kmap(b));
+	}
+	assert_int_equal(pk_kmap_local_depth(), 0);
+	assert_true(captured.nr >= 1 && captured.nr <= 1 + now_s() - start);
+	assert_report_contains("kmap: cannot map page");
+	assert_report_contains("returning NULL");
+
+	/* The mapping works again, with the right page in it. */
+	p = kmap_local_page(b);
+	assert_non_null(p);
+	assert_int_equal(p[0], 'B');
+	kunmap_local(p);
+	p = kmap(b);
+	assert_non_null(p);
+	assert_int_equal(p[0], 'B');
+	kunmap(b);
+	__free_page(a);
+	__free_page(b);
+}
+
+/* The host mapping [start, end) holding @addr, from /proc/self/maps. */
+static void host_mapping(const void *addr, unsigned long *start,
+			 unsigned long *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	assert_non_null(f);
+	*start = *end = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", start, end) == 2 &&
+		    *start <= (unsigned long)addr && (unsigned long)addr < *end)
+			break;
+	fclose(f);
+}
+
+/*
+ * Consecutive pages in consecutive slots would merge into one host
+ * mapping, and unmapping one would then split it: a new mapping, which
+ * fails at the host's limit and leaves the old page there.  Each mapped
+ * slot is a mapping of its own.
+ */
+static void a_mapped_slot_is_a_host_mapping_of_its_own(void **state)
+{
+	struct page *pair = alloc_pages(GFP_HIGHUSER, 1);
+	unsigned long start, end;
+	char *a, *b;
+
+	(void)state;
+	assert_non_null(pair);
+	a = kmap_local_page(pair);
+	b = kmap_local_page(pair + 1);
+	host_mapping(a, &start, &end);
+	assert_int_equal(start, (unsigned long)a);
+	assert_int_equal(end, (unsigned long)a + PAGE_SIZE);
+	host_mapping(b, &start, &end);
+	assert_int_equal(start, (unsigned long)b);
+	assert_int_equal(end, (unsigned long)b + PAGE_SIZE);
+	kunmap_local(b);
+	kunmap_local(a);
+	a = kmap(pair);
+	b = kmap(pair + 1);
+	host_mapping(b, &start, &end);
+	assert_int_equal(end - start, PAGE_SIZE);
+	kunmap(pair + 1);
+	kunmap(pair);
+	__free_pages(pair, 1);
+}
+
+/* Split a big mapping page by page until the host refuses one more. */
+static void use_up_host_mappings(void)
+{
+	size_t n = 1 << 17;
+	char *m = mmap(NULL, n * PAGE_SIZE, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(20);
+	for (size_t i = 1; i < n; i += 2)
+		if (mprotect(m + i * PAGE_SIZE, PAGE_SIZE, PROT_NONE))
+			return;
+	_exit(21);
+}
+
+/*
+ * The real limit, in a child: a map that needs a new host mapping fails
+ * with NULL; a stale slot then faults where the handler can put no
+ * scratch memory, which must end the child (SIGSEGV), not report forever.
+ */
+static void child_at_the_mapping_limit(void)
+{
+	struct page *hi = alloc_page(GFP_HIGHUSER);
+	volatile char *p;
+
+	signal(SIGSEGV, SIG_DFL); /* cmocka's, which would go on testing */
+	pk_mm_fault_handler_install();
+	p = kmap_local_page(hi);
+	if (!p)
+		_exit(22);
+	kunmap_local((void *)p);
+	use_up_host_mappings();
+	if (kmap_local_page(hi))
+		_exit(23);
+	kunmap_local(NULL);
+	sink = *p; /* used after kunmap, and no mapping left for scratch */
+	_exit(24);
+}
+
+static void at_the_real_mapping_limit_maps_fail_cleanly(void **state)
+{
+	bool reaped = false;
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		child_at_the_mapping_limit();
+	/* A child that reports forever is the bug: give it 60 s. */
+	for (int i = 0; i < 600 && !reaped; i++) {
+		reaped = waitpid(pid, &status, WNOHANG) == pid;
+		if (!reaped)
+			usleep(100 * 1000);
+	}
+	if (!reaped) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fail_msg("the child is still faulting after 60 s");
+	}
+	if (WIFEXITED(status))
+		fail_msg("the child exited with %d", WEXITSTATUS(status));
+	assert_int_equal(WTERMSIG(status), SIGSEGV);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -490,6 +664,9 @@ int main(void)
 		T(preempted_task_finds_its_kmap_local_intact),
 		T(sleeping_task_finds_its_kmap_local_intact),
 		T(rt_softirq_keeps_its_kmap_local),
+		T(map_failure_returns_null_never_another_page),
+		T(a_mapped_slot_is_a_host_mapping_of_its_own),
+		T(at_the_real_mapping_limit_maps_fail_cleanly),
 	};
 
 	if (pk_mm_init(&cfg) != 0)

@@ -438,9 +438,15 @@ static void guard_page_faults(void **state)
 		struct sigaction sa = {.sa_sigaction = on_segv,
 				       .sa_flags = SA_SIGINFO | SA_ONSTACK};
 
+		/* A reused slot: freeing gave its memory back, not its guard.
+		 */
 		if (pk_stack_alloc(&task_stack, 16 * 1024))
 			_exit(2);
 		guard_lo = task_stack.map;
+		pk_stack_free(&task_stack);
+		if (pk_stack_alloc(&task_stack, 16 * 1024) ||
+		    task_stack.map != guard_lo)
+			_exit(2);
 		guard_hi = task_stack.base;
 		sigaltstack(&ss, NULL);
 		sigaction(SIGSEGV, &sa, NULL);
