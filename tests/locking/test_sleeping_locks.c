@@ -482,8 +482,6 @@ static void mutex_misuse_is_reported_and_survived(void **state)
 	pthread_t th;
 
 	(void)state;
-	if (!CONFIG_DEBUG_MUTEXES)
-		skip();
 	mutex_unlock(&m);
 	assert_int_equal(captured.nr, 1);
 	assert_int_equal(captured.kind, PK_REPORT_WARN);
@@ -525,8 +523,6 @@ static void rwsem_misuse_is_reported(void **state)
 	DECLARE_RWSEM(sem);
 
 	(void)state;
-	if (!CONFIG_DEBUG_RWSEMS)
-		skip();
 	up_read(&sem);
 	assert_int_equal(captured.nr, 1);
 	assert_report_contains("is not read-locked");
@@ -549,8 +545,6 @@ static void sleeping_locks_in_atomic_context_are_reported(void **state)
 	DECLARE_RWSEM(sem_rw);
 
 	(void)state;
-	if (!CONFIG_DEBUG_ATOMIC_SLEEP)
-		skip();
 	preempt_disable();
 	mutex_lock(&m);
 	mutex_unlock(&m);
@@ -594,9 +588,11 @@ int main(void)
 		T(rwsem_readers_share),
 		T(rwsem_writer_is_exclusive),
 		T(rwsem_readers_do_not_starve_a_writer),
-		T(mutex_misuse_is_reported_and_survived),
-		T(rwsem_misuse_is_reported),
-		T(sleeping_locks_in_atomic_context_are_reported),
+		pk_only_if(CONFIG_DEBUG_MUTEXES,
+			   T(mutex_misuse_is_reported_and_survived)),
+		pk_only_if(CONFIG_DEBUG_RWSEMS, T(rwsem_misuse_is_reported)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(sleeping_locks_in_atomic_context_are_reported)),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -671,10 +673,120 @@ static void misuse_is_reported_and_repaired(void **state)
 	}
 }
 
+/* ---- the environment: $PREEMPT_NR_CPUS, $PREEMPT_HZ, $PREEMPT_MODEL ---- */
+
+/* This binary, re-run with --print-machine: it boots a machine with the
+ * defaults (machine_boot(NULL)) and prints what it got. */
+static int print_machine(void)
+{
+	if (machine_boot(NULL))
+		return 1;
+	printf("cpus %d hz %d jiffies/s %lu model %s\n", num_online_cpus(),
+	       pk_machine_hz(), msecs_to_jiffies(1000),
+	       preempt_model_str(preempt_model()));
+	machine_shutdown();
+	return 0;
+}
+
+static char child_out[256], child_err[1024];
+
+/* Run the machine printer with @env ("NAME=value", NULL-terminated). */
+static void machine_with(const char *const *env)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	char out_path[] = "/tmp/test_machine_out.XXXXXX";
+	char err_path[] = "/tmp/test_machine_err.XXXXXX";
+	int out = mkstemp(out_path), err = mkstemp(err_path), status;
+	ssize_t n;
+	pid_t pid;
+
+	assert_non_null(self);
+	assert_true(out >= 0 && err >= 0);
+	unlink(out_path);
+	unlink(err_path);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		unsetenv("PREEMPT_NR_CPUS");
+		unsetenv("PREEMPT_HZ");
+		unsetenv("PREEMPT_MODEL");
+		for (; *env; env++)
+			putenv((char *)*env);
+		dup2(out, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+		pk_execv(self, (char *const[]){self, "--print-machine", NULL});
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	n = pread(out, child_out, sizeof(child_out) - 1, 0);
+	child_out[n > 0 ? n : 0] = '\0';
+	n = pread(err, child_err, sizeof(child_err) - 1, 0);
+	child_err[n > 0 ? n : 0] = '\0';
+	close(out);
+	close(err);
+	free(self);
+}
+
+#define MACHINE_WITH(...) machine_with((const char *const[]){__VA_ARGS__, NULL})
+
+static void environment_sets_the_machine_defaults(void **state)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	char want[128];
+
+	(void)state;
+	MACHINE_WITH("PREEMPT_NR_CPUS=3", "PREEMPT_HZ=250",
+		     "PREEMPT_MODEL=voluntary");
+	assert_string_equal(child_out,
+			    "cpus 3 hz 250 jiffies/s 250 model voluntary\n");
+	assert_string_equal(child_err, "");
+	MACHINE_WITH("PREEMPT_NR_CPUS=1", "PREEMPT_HZ=100");
+	assert_string_equal(child_out,
+			    "cpus 1 hz 100 jiffies/s 100 model full\n");
+	/* None set: the host's CPUs (at most PK_NR_CPUS), 1000 Hz, full. */
+	MACHINE_WITH("PREEMPT_X=1");
+	snprintf(want, sizeof(want),
+		 "cpus %ld hz 1000 jiffies/s 1000 model full\n",
+		 host < 1	     ? 1
+		 : host > PK_NR_CPUS ? PK_NR_CPUS
+				     : host);
+	assert_string_equal(child_out, want);
+	assert_string_equal(child_err, "");
+}
+
+/*
+ * Values that are no number, zero, negative or out of range are ignored:
+ * the default applies.  $PREEMPT_MODEL, the one the library reads at
+ * load, also says so on stderr, in one line.
+ */
+static void bad_environment_values_get_the_defaults(void **state)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	char want[128];
+
+	(void)state;
+	snprintf(want, sizeof(want),
+		 "cpus %ld hz 1000 jiffies/s 1000 model full\n",
+		 host < 1	     ? 1
+		 : host > PK_NR_CPUS ? PK_NR_CPUS
+				     : host);
+	MACHINE_WITH("PREEMPT_NR_CPUS=two", "PREEMPT_HZ=0",
+		     "PREEMPT_MODEL=fast");
+	assert_string_equal(child_out, want);
+	assert_non_null(strstr(child_err, "PREEMPT_MODEL=fast is not one of"));
+	assert_non_null(strchr(child_err, '\n'));
+	assert_null(strchr(strchr(child_err, '\n') + 1, '\n'));
+	MACHINE_WITH("PREEMPT_NR_CPUS=-2", "PREEMPT_HZ=1000x");
+	assert_string_equal(child_out, want);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		T(kthreads_run_and_stop),
@@ -695,7 +807,11 @@ int main(void)
 		T(hrtimers_fire_in_hardirq_on_their_cpu),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
+		T(environment_sets_the_machine_defaults),
+		T(bad_environment_values_get_the_defaults),
 	};
 
+	if (argc > 1 && !strcmp(argv[1], "--print-machine"))
+		return print_machine();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

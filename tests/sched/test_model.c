@@ -146,7 +146,7 @@ static int model_of_child(const char *env, char *err, size_t size)
 			setenv("PREEMPT_MODEL", env, 1);
 		else
 			unsetenv("PREEMPT_MODEL");
-		execl(self, self, "--print-model", (char *)NULL);
+		pk_execv(self, (char *const[]){self, "--print-model", NULL});
 		_exit(127);
 	}
 	close(out[1]);
