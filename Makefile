@@ -19,18 +19,18 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 asan: deps
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPREEMPT_SANITIZE=ON -DPREEMPT_TEST_UCONTEXT=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPREEMPT_SANITIZE=ON -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The library with its debug checks compiled out (-DPREEMPT_DEBUG=OFF).
 nodebug: deps
-	@cmake -S . -B $(NODEBUG_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_DEBUG=OFF -DPREEMPT_TEST_UCONTEXT=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(NODEBUG_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_DEBUG=OFF -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(NODEBUG_BUILD) -j $(JOBS)
 
 # The arm64 port, cross-compiled with Debian's aarch64-linux-gnu-gcc against
 # the arm64 multiarch libraries; ctest runs every test under qemu-aarch64.
 arm64: deps
-	@cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ARM64_BUILD) -j $(JOBS)
 
 run: build
