@@ -477,7 +477,7 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 }
 
 /*
- * ---- the predicates (REFERENCE.md section 2) ----
+ * ---- the predicates (as include/linux/preempt.h defines them) ----
  * As in the kernel, the in_*() tests yield the masked field (non-zero for
  * true), so in_nmi() == NMI_MASK asks "nested to the limit?".
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The preemption model is a run-time value; it changes *where* a task may
- * be switched out (REFERENCE.md section 5), never what the count says.
+ * be switched out (kernel/Kconfig.preempt; kernel/sched/core.c, the
+ * preempt_dynamic code), never what the count says.
  */
 #define _GNU_SOURCE
 #include <errno.h>
