@@ -171,11 +171,31 @@ static int high_ran;
 static int hog_saw_high;
 static enum hog_point hog_point;
 
+/*
+ * The FIFO task is woken from a timer softirq that the hog itself arms
+ * when it starts, so the wake-up always lands while the hog runs, however
+ * late the host lets it start (an msleep() begun before the hog was
+ * created could end before it, on a loaded host).  The hog's deadline is
+ * only the window in which a model that does not preempt must not: the
+ * answer is the event, whether the hog saw the task run.
+ */
+static struct timer_list wake_timer;
+static struct task_struct *high_task;
+static int wake_fired;
+
+static void wake_high(struct timer_list *t)
+{
+	(void)t;
+	__atomic_store_n(&wake_fired, 1, __ATOMIC_RELEASE);
+	wake_up_process(high_task);
+}
+
 static int hog(void *arg)
 {
 	long deadline = now_ms() + 1500;
 
 	(void)arg;
+	mod_timer(&wake_timer, jiffies + 2);
 	if (hog_point == HOG_USER)
 		enter_user();
 	/* Never blocks; preemption points only as configured. */
@@ -197,7 +217,13 @@ static int hog(void *arg)
 static int high(void *arg)
 {
 	(void)arg;
-	msleep(10); /* the tick's timer softirq wakes us, while hog runs */
+	for (;;) { /* asleep until the hog's timer wakes us */
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (__atomic_load_n(&wake_fired, __ATOMIC_ACQUIRE))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
 	__atomic_store_n(&high_ran, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -205,18 +231,19 @@ static int high(void *arg)
 /* Did a FIFO task get the only CPU from a hog that never sleeps? */
 static bool high_preempts_hog(enum preempt_model model, enum hog_point pt)
 {
-	struct task_struct *h, *l;
+	struct task_struct *l;
 
-	high_ran = hog_saw_high = 0;
+	high_ran = hog_saw_high = wake_fired = 0;
 	hog_point = pt;
 	pk_boot_online(1, model);
-	h = kthread_create(high, NULL, "high");
-	sched_set_fifo(h);
-	wake_up_process(h);
-	usleep(2000); /* high is asleep in msleep() before hog starts */
+	timer_setup(&wake_timer, wake_high, 0);
+	high_task = kthread_create(high, NULL, "high");
+	sched_set_fifo(high_task);
+	wake_up_process(high_task);
 	l = kthread_run(hog, NULL, "hog");
 	kthread_stop(l);
-	kthread_stop(h);
+	kthread_stop(high_task);
+	del_timer_sync(&wake_timer);
 	machine_shutdown();
 	return hog_saw_high;
 }
