@@ -19,12 +19,12 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 asan: deps
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPREEMPT_SANITIZE=ON -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPREEMPT_SANITIZE=ON -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The library with its debug checks compiled out (-DPREEMPT_DEBUG=OFF).
 nodebug: deps
-	@cmake -S . -B $(NODEBUG_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_DEBUG=OFF -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(NODEBUG_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREEMPT_DEBUG=OFF -DPREEMPT_TEST_UCONTEXT=OFF -DPREEMPT_LINT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(NODEBUG_BUILD) -j $(JOBS)
 
 # The arm64 port, cross-compiled with Debian's aarch64-linux-gnu-gcc against
@@ -36,6 +36,9 @@ arm64: deps
 run: build
 	@$(BUILD)/preempt demo
 
+# The normal build also builds the benchmarks, the lint tests and the
+# ucontext port's subset; the other builds leave those out (they would
+# only repeat them).
 # Every test twice: the normal build (plus the ucontext port's subset),
 # then ASan+UBSan; once more with the debug checks compiled out, so the
 # build option stays honest; and once on arm64, under qemu-user.  A test
