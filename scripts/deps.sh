@@ -4,7 +4,20 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
-      cppcheck clang-format binutils "$@")
+      cppcheck clang-format binutils python3
+      # the arm64 build (make arm64): cross compiler, arm64 libraries
+      # (Debian multiarch), and qemu-user to run its tests
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+      libcmocka-dev:arm64 libdw-dev:arm64 "$@")
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "deps: adding the arm64 architecture (multiarch)" >&2
+	$sudo dpkg --add-architecture arm64
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -14,8 +27,5 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "deps: installing ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

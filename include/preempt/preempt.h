@@ -220,7 +220,21 @@ static __always_inline void __pk_word_or(unsigned int mask)
 			     : "memory");
 }
 #else
-/* Portable fallback: relaxed atomics are enough to be signal-safe. */
+/*
+ * arm64 (and the portable fallback): every update of the word is one
+ * atomic read-modify-write of the running task's slot, found through
+ * pk_task_tls() -- add, sub, and, or, and preempt_count_set()'s
+ * compare-exchange alike; the word is never written by a plain store.
+ * That one discipline is what makes it safe against a signal handler on
+ * the same thread (an interrupt setting need-resched, say): an LSE atomic
+ * is a single instruction, which a signal cannot split, and an LL/SC
+ * sequence that a signal interrupts is retried, since the return from the
+ * exception clears the exclusive monitor, so its store-exclusive fails
+ * and it reloads the handler's value.  A plain load, modify and store
+ * would write back the value it loaded before the handler ran and lose
+ * the handler's update.  Relaxed ordering is enough: only this thread
+ * writes its word.  tests/count/test_codegen.c checks the generated code.
+ */
 static __always_inline unsigned int __pk_word(void)
 {
 	return __atomic_load_n(&pk_task_tls(pk_preempt_word), __ATOMIC_RELAXED);
@@ -284,9 +298,9 @@ static __always_inline void preempt_count_set(int pc)
 	do {
 		new = (old & PREEMPT_NEED_RESCHED) |
 		      ((unsigned int)pc & ~PREEMPT_NEED_RESCHED);
-	} while (!__atomic_compare_exchange_n(&pk_preempt_word, &old, new,
-					      false, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(
+		&pk_task_tls(pk_preempt_word), &old, new, false,
+		__ATOMIC_RELAXED, __ATOMIC_RELAXED));
 }
 
 /**
@@ -468,7 +482,7 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
 }
 
 /*
- * ---- the predicates (REFERENCE.md section 2) ----
+ * ---- the predicates (as include/linux/preempt.h defines them) ----
  * As in the kernel, the in_*() tests yield the masked field (non-zero for
  * true), so in_nmi() == NMI_MASK asks "nested to the limit?".
  */

@@ -7,7 +7,11 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <ucontext.h>
+#if defined(__aarch64__)
+#include <asm/sigcontext.h>
+#endif
 
 #include "uaccess.h"
 
@@ -53,14 +57,70 @@ void pk_port_user_copy_fixup(void *uctx)
 		UC_PC(uc) = e->fixup;
 }
 
+#if defined(__aarch64__)
+/*
+ * Does the load/store instruction @insn write memory?  The ARMv8 encoding:
+ * loads and stores have bit 27 set and bit 25 clear; in the pair,
+ * exclusive and structure classes bit 22 (L) is set for a load; in the
+ * single-register class (bits 29:28 = 11) opc (bits 23:22) is 00 for a
+ * store of a general register, and bit 22 clear for a SIMD&FP store,
+ * while the atomic memory operations (bit 21 set, bits 11:10 = 00 with
+ * bit 24 clear) both read and write; literal loads (bits 29:27 = 011,
+ * bits 25:24 = 00) only read.
+ */
+static bool insn_writes(uint32_t insn)
+{
+	if ((insn & 0x0a000000) != 0x08000000)
+		return false; /* not a load or store */
+	if ((insn & 0x3b000000) == 0x18000000)
+		return false; /* load literal */
+	if ((insn & 0x30000000) == 0x30000000) {
+		if (!(insn & 0x01000000) && (insn & 0x00200000) &&
+		    !(insn & 0x00000c00))
+			return true; /* atomic memory operation */
+		if (!(insn & 0x04000000))
+			return ((insn >> 22) & 3) == 0; /* general register */
+	}
+	return !(insn & 0x00400000);
+}
+
+/* The kernel's esr_context record in the signal frame, if there is one. */
+static bool fault_esr(const ucontext_t *uc, uint64_t *esr)
+{
+	const unsigned char *p =
+		(const unsigned char *)uc->uc_mcontext.__reserved;
+	const unsigned char *end = p + sizeof(uc->uc_mcontext.__reserved);
+
+	while (p + sizeof(struct _aarch64_ctx) <= end) {
+		const struct _aarch64_ctx *ctx = (const void *)p;
+
+		if (!ctx->magic || ctx->size < sizeof(*ctx))
+			break;
+		if (ctx->magic == ESR_MAGIC) {
+			*esr = ((const struct esr_context *)ctx)->esr;
+			return true;
+		}
+		p += ctx->size;
+	}
+	return false;
+}
+#endif
+
 bool pk_port_fault_write(const void *uctx)
 {
 #if defined(__x86_64__)
 	/* The page-fault error code: bit 1 set for a write. */
 	return ((const ucontext_t *)uctx)->uc_mcontext.gregs[REG_ERR] & 2;
 #else
-	(void)uctx;
-	return false;
+	const ucontext_t *uc = uctx;
+	uint64_t esr;
+
+	/* A data abort's syndrome says it (WnR, bit 6); the kernel records
+	 * it in the frame.  Where nothing does (qemu-user), the faulting
+	 * instruction tells. */
+	if (fault_esr(uc, &esr) && ((esr >> 26) & 0x3e) == 0x24)
+		return esr & (1U << 6);
+	return insn_writes(*(const uint32_t *)uc->uc_mcontext.pc);
 #endif
 }
 

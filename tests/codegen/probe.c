@@ -64,3 +64,42 @@ int probe_word_read_twice(void)
 
 	return preempt_count() - before;
 }
+
+/* Every primitive that updates the word, for the arm64 discipline check:
+ * each update one atomic read-modify-write, never a plain store. */
+void probe_update_irq_save_restore(void);
+void probe_update_irq_disable_enable(void);
+void probe_update_need_resched(void);
+void probe_update_count_set(int pc);
+void probe_update_count_add_sub(unsigned int val);
+
+void probe_update_irq_save_restore(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	local_irq_restore(flags);
+}
+
+void probe_update_irq_disable_enable(void)
+{
+	local_irq_disable();
+	local_irq_enable();
+}
+
+void probe_update_need_resched(void)
+{
+	set_preempt_need_resched();
+	clear_preempt_need_resched();
+}
+
+void probe_update_count_set(int pc)
+{
+	preempt_count_set(pc);
+}
+
+void probe_update_count_add_sub(unsigned int val)
+{
+	__preempt_count_add(val);
+	__preempt_count_sub(val);
+}

@@ -237,7 +237,8 @@ static void wait_loops_reread_the_word(void **state)
 
 /*
  * arm64, where GCC would read tpidr_el0 once per function: the headers
- * read it at each access.  Needs a cross compiler; skipped without one.
+ * read it at each access.  Needs the cross compiler (scripts/deps.sh
+ * installs it); without one the test fails, it is never skipped.
  */
 static void arm64_reads_the_thread_pointer_at_each_access(void **state)
 {
@@ -248,8 +249,8 @@ static void arm64_reads_the_thread_pointer_at_each_access(void **state)
 	(void)state;
 	if (system("command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && "
 		   "command -v aarch64-linux-gnu-objdump >/dev/null 2>&1")) {
-		printf("no aarch64 cross toolchain: skipped\n");
-		skip();
+		fail_msg("no aarch64-linux-gnu-gcc/objdump: run "
+			 "scripts/deps.sh");
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "aarch64-linux-gnu-gcc -O2 -std=gnu11 "
@@ -274,20 +275,112 @@ static void arm64_reads_the_thread_pointer_at_each_access(void **state)
 	assert_int_equal(mrs, 3);
 }
 
+/*
+ * arm64: every update of the word is one atomic read-modify-write (an LSE
+ * atomic, an LL/SC loop, or libgcc's outline-atomics helper that picks
+ * one), never a plain store, so a signal handler on the same thread never
+ * loses an update (include/preempt/preempt.h).  Checked in each probe_update_*
+ * function, compiled three ways: the default (outline atomics), LL/SC
+ * inline (-mno-outline-atomics) and LSE inline (-march=armv8.1-a).
+ */
+static bool is_prefix_of(const char *mnemonic, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strncmp(mnemonic, *list, strlen(*list)))
+			return true;
+	return false;
+}
+
+static void arm64_check_updates(const char *flags)
+{
+	static const char *const atomics[] = {
+		"ldadd", "ldclr", "ldset", "ldeor", "cas",   "swp", "stadd",
+		"stclr", "stset", "steor", "stxr",  "stlxr", NULL,
+	};
+	static const char *const stores[] = {"str",  "stur", "stp",
+					     "stlr", "stll", NULL};
+	char cmd[2048], line[512], func[128] = "";
+	int funcs = 0, atomic = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "aarch64-linux-gnu-gcc -O2 -std=gnu11 %s "
+		 "-DCONFIG_DEBUG_PREEMPT=0 -I%s/include -c "
+		 "%s/tests/codegen/probe.c -o %s/probe_aarch64_upd.o && "
+		 "aarch64-linux-gnu-objdump -dr --no-show-raw-insn "
+		 "%s/probe_aarch64_upd.o",
+		 flags, PREEMPT_SOURCE_DIR, PREEMPT_SOURCE_DIR,
+		 PREEMPT_BINARY_DIR, PREEMPT_BINARY_DIR);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		char mnemonic[32], operands[256] = "";
+		const char *s = strchr(line, ':');
+
+		if (strstr(line, ">:\n")) {
+			/* A new function: the last one had its atomic? */
+			if (func[0])
+				assert_true(atomic > 0);
+			func[0] = '\0';
+			atomic = 0;
+			if (strstr(line, "<probe_update_")) {
+				snprintf(func, sizeof(func), "%.100s", line);
+				funcs++;
+			}
+			continue;
+		}
+		if (!func[0] || !s || strstr(line, "R_AARCH64"))
+			continue;
+		if (sscanf(s + 1, " %31s %255[^\n]", mnemonic, operands) < 1)
+			continue;
+		if (is_prefix_of(mnemonic, atomics) ||
+		    (!strcmp(mnemonic, "bl") &&
+		     strstr(operands, "<__aarch64_")))
+			atomic++;
+		else if (is_prefix_of(mnemonic, stores) &&
+			 !strstr(operands, "[sp"))
+			fail_msg("%s: a plain store in %s: %s", flags, func,
+				 line);
+	}
+	if (func[0])
+		assert_true(atomic > 0);
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(funcs, 5);
+}
+
+static void arm64_updates_the_word_atomically_only(void **state)
+{
+	(void)state;
+	if (system("command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && "
+		   "command -v aarch64-linux-gnu-objdump >/dev/null 2>&1"))
+		fail_msg("no aarch64-linux-gnu-gcc/objdump: run "
+			 "scripts/deps.sh");
+	arm64_check_updates("");
+	arm64_check_updates("-mno-outline-atomics");
+	arm64_check_updates("-march=armv8.1-a");
+}
+
+#if defined(__x86_64__)
+#define X86_64 1
+#else
+#define X86_64 0
+#endif
+
 int main(void)
 {
+	/* The probe objects are this build's: the x86-64 shape is checked
+	 * where they are x86-64; the arm64 one from the cross compiler's
+	 * output, on every host. */
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(preempt_disable_is_one_incl),
-		cmocka_unit_test(preempt_enable_is_one_decl_and_one_branch),
-		cmocka_unit_test(debug_checks_go_out_of_line),
-		cmocka_unit_test(x86_word_accesses_are_fs_relative),
-		cmocka_unit_test(wait_loops_reread_the_word),
+		pk_unit_test_if(X86_64, preempt_disable_is_one_incl),
+		pk_unit_test_if(X86_64,
+				preempt_enable_is_one_decl_and_one_branch),
+		pk_unit_test_if(X86_64, debug_checks_go_out_of_line),
+		pk_unit_test_if(X86_64, x86_word_accesses_are_fs_relative),
+		pk_unit_test_if(X86_64, wait_loops_reread_the_word),
 		cmocka_unit_test(arm64_reads_the_thread_pointer_at_each_access),
+		cmocka_unit_test(arm64_updates_the_word_atomically_only),
 	};
 
-#if !defined(__x86_64__)
-	printf("codegen: x86-64 only; skipped on this architecture\n");
-	return 0;
-#endif
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

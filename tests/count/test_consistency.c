@@ -6,7 +6,7 @@
  * The probe script walks the real word through every context transition.
  * At each step this test knows, from its own table, what the count must
  * be; it derives every predicate from that count with the kernel's
- * definitions (REFERENCE.md section 2) and compares with what the library
+ * definitions (include/linux/preempt.h) and compares with what the library
  * answers, model by model.  Built twice: with debug checks on and off.
  */
 #include <preempt/preempt.h>

@@ -21,12 +21,8 @@
 
 #include "pk_test.h"
 
-/* A check compiled out (-DPREEMPT_DEBUG=OFF) cannot be tested: skip. */
-#define REQUIRES(config)                                                       \
-	do {                                                                   \
-		if (!(config))                                                 \
-			skip();                                                \
-	} while (0)
+/* A check compiled out (-DPREEMPT_DEBUG=OFF) cannot be tested: its test
+ * is left out of that build's list (pk_only_if() in main()). */
 
 static int teardown(void **state)
 {
@@ -46,7 +42,6 @@ static void might_sleep_in_atomic_reports(void **state)
 	char line[128];
 
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_DEBUG_PREEMPT);
 	prctl(PR_SET_NAME, "worker");
 	disable_preemption_here();
 	might_sleep();
@@ -82,7 +77,6 @@ static void might_sleep_is_silent_when_preemptible(void **state)
 static void might_sleep_is_rate_limited(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	preempt_disable();
 	might_sleep();
 	might_sleep();
@@ -99,7 +93,6 @@ static void might_sleep_with_irqs_disabled_reports(void **state)
 	unsigned long flags;
 
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_TRACE_IRQFLAGS);
 	local_irq_save(flags);
 	might_sleep();
 	local_irq_restore(flags);
@@ -113,7 +106,6 @@ static void might_sleep_with_irqs_disabled_reports(void **state)
 static void might_sleep_in_non_block_section_reports(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	non_block_start();
 	might_sleep();
 	non_block_end();
@@ -125,7 +117,6 @@ static void might_sleep_in_non_block_section_reports(void **state)
 static void cond_resched_checks_like_might_sleep(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	local_bh_disable();
 	cond_resched();
 	local_bh_enable();
@@ -136,7 +127,6 @@ static void cond_resched_checks_like_might_sleep(void **state)
 static void cant_sleep_reports_when_preemptible(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	preempt_disable();
 	cant_sleep();
 	preempt_enable();
@@ -152,7 +142,6 @@ static void cant_sleep_reports_when_preemptible(void **state)
 static void cant_migrate_honours_migrate_disable(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	migrate_disable();
 	cant_migrate();
 	migrate_enable();
@@ -170,7 +159,6 @@ static void cant_migrate_honours_migrate_disable(void **state)
 static void unbalanced_preempt_enable_is_refused(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	preempt_enable();
 	assert_int_equal(preempt_count(), 0); /* repaired: not 0xff */
 	assert_int_equal(captured.nr, 1);
@@ -187,7 +175,6 @@ static void unbalanced_preempt_enable_is_refused(void **state)
 static void underflow_below_an_interrupt_is_refused(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	preempt_count_add(HARDIRQ_OFFSET);
 	preempt_enable(); /* no preempt depth to drop */
 	assert_int_equal(preempt_count(), HARDIRQ_OFFSET);
@@ -200,7 +187,6 @@ static void underflow_below_an_interrupt_is_refused(void **state)
 static void depth_near_255_warns(void **state)
 {
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_PREEMPT);
 	for (int i = 0; i < 244; i++)
 		preempt_disable();
 	assert_int_equal(captured.nr, 0);
@@ -269,7 +255,6 @@ static void lockdep_asserts(void **state)
 	unsigned long flags;
 
 	(void)state;
-	REQUIRES(CONFIG_DEBUG_ATOMIC_SLEEP);
 	lockdep_assert_irqs_enabled();
 	lockdep_assert_preemption_enabled();
 	local_irq_save(flags);
@@ -423,7 +408,8 @@ static void panic_on_warn_from_environment(void **state)
 
 			dup2(null, STDERR_FILENO);
 			setenv("PREEMPT_PANIC_ON_WARN", panic ? "1" : "0", 1);
-			execl(self, self, "--warn-once", (char *)NULL);
+			pk_execv(self,
+				 (char *const[]){self, "--warn-once", NULL});
 			_exit(127);
 		}
 		assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -442,7 +428,6 @@ static void panic_on_warn_from_environment(void **state)
 static void checks_compiled_out_are_silent(void **state)
 {
 	(void)state;
-	REQUIRES(!CONFIG_DEBUG_ATOMIC_SLEEP && !CONFIG_DEBUG_PREEMPT);
 	preempt_disable();
 	might_sleep();
 	cant_migrate();
@@ -458,29 +443,39 @@ static void checks_compiled_out_are_silent(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		T(might_sleep_in_atomic_reports),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_DEBUG_PREEMPT,
+			   T(might_sleep_in_atomic_reports)),
 		T(might_sleep_is_silent_when_preemptible),
-		T(might_sleep_is_rate_limited),
-		T(might_sleep_with_irqs_disabled_reports),
-		T(might_sleep_in_non_block_section_reports),
-		T(cond_resched_checks_like_might_sleep),
-		T(cant_sleep_reports_when_preemptible),
-		T(cant_migrate_honours_migrate_disable),
-		T(unbalanced_preempt_enable_is_refused),
-		T(underflow_below_an_interrupt_is_refused),
-		T(depth_near_255_warns),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(might_sleep_is_rate_limited)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP && CONFIG_TRACE_IRQFLAGS,
+			   T(might_sleep_with_irqs_disabled_reports)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(might_sleep_in_non_block_section_reports)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(cond_resched_checks_like_might_sleep)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(cant_sleep_reports_when_preemptible)),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(cant_migrate_honours_migrate_disable)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   T(unbalanced_preempt_enable_is_refused)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   T(underflow_below_an_interrupt_is_refused)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT, T(depth_near_255_warns)),
 		T(bh_enable_without_disable_is_refused),
 		T(bh_enable_in_hardirq_warns),
 		T(warn_on_returns_its_condition),
 		T(warn_on_once_fires_once_per_site),
-		T(lockdep_asserts),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP, T(lockdep_asserts)),
 		T(hook_can_let_reports_through),
 		T(reports_go_to_stderr_and_execution_goes_on),
 		T(bug_on_aborts),
 		T(dump_stack_prints_a_symbolized_trace),
 		T(panic_on_warn_aborts),
 		T(panic_on_warn_from_environment),
-		T(checks_compiled_out_are_silent),
+		pk_only_if(!CONFIG_DEBUG_ATOMIC_SLEEP && !CONFIG_DEBUG_PREEMPT,
+			   T(checks_compiled_out_are_silent)),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--warn-once")) {

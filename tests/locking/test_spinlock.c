@@ -124,8 +124,6 @@ static void spin_lock_excludes(void **state)
 static void recursion_is_reported_not_hung(void **state)
 {
 	(void)state;
-	if (!CONFIG_DEBUG_SPINLOCK)
-		skip();
 	spin_lock(&lock);
 	spin_lock(&lock); /* self-deadlock: a report instead of a hang */
 	assert_int_equal(captured.nr, 1);
@@ -140,8 +138,6 @@ static void recursion_is_reported_not_hung(void **state)
 static void unlock_misuse_is_reported(void **state)
 {
 	(void)state;
-	if (!CONFIG_DEBUG_SPINLOCK)
-		skip();
 	spin_unlock(&lock); /* not held: refused, count untouched */
 	assert_int_equal(preempt_count(), 0);
 	assert_report_contains("BUG: spinlock already unlocked");
@@ -160,8 +156,6 @@ static void wrong_owner_is_reported(void **state)
 	pthread_t t;
 
 	(void)state;
-	if (!CONFIG_DEBUG_SPINLOCK)
-		skip();
 	raw_spin_lock_init(&l);
 	pthread_create(&t, NULL, take_and_keep, &l);
 	pthread_join(t, NULL);
@@ -316,8 +310,6 @@ static void lock_held_at_exit_is_reported(void **state)
 	spinlock_t held;
 
 	(void)state;
-	if (!CONFIG_DEBUG_SPINLOCK)
-		skip();
 	spin_lock_init(&held);
 	assert_int_equal(machine_boot(&cfg), 0);
 	kthread_stop(kthread_run(exit_holding, &held, "leaky"));
@@ -370,16 +362,19 @@ int main(void)
 		T(every_variant_accounts_in_the_count),
 		T(trylock_fails_on_a_held_lock),
 		T(spin_lock_excludes),
-		T(recursion_is_reported_not_hung),
-		T(unlock_misuse_is_reported),
-		T(wrong_owner_is_reported),
+		pk_only_if(CONFIG_DEBUG_SPINLOCK,
+			   T(recursion_is_reported_not_hung)),
+		pk_only_if(CONFIG_DEBUG_SPINLOCK, T(unlock_misuse_is_reported)),
+		pk_only_if(CONFIG_DEBUG_SPINLOCK, T(wrong_owner_is_reported)),
 		T(bit_spinlocks),
 		T(local_locks_non_rt),
 		T(seqcount_writers_must_not_be_preemptible),
 		T(rt_spinlocks_sleep_and_keep_the_count),
 		T(non_rt_machine_refuses_rt),
-		T(lock_held_at_exit_is_reported),
-		T(owner_report_after_owner_exit),
+		pk_only_if(CONFIG_DEBUG_SPINLOCK,
+			   T(lock_held_at_exit_is_reported)),
+		pk_only_if(CONFIG_DEBUG_SPINLOCK,
+			   T(owner_report_after_owner_exit)),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,11 +171,31 @@ static int high_ran;
 static int hog_saw_high;
 static enum hog_point hog_point;
 
+/*
+ * The FIFO task is woken from a timer softirq that the hog itself arms
+ * when it starts, so the wake-up always lands while the hog runs, however
+ * late the host lets it start (an msleep() begun before the hog was
+ * created could end before it, on a loaded host).  The hog's deadline is
+ * only the window in which a model that does not preempt must not: the
+ * answer is the event, whether the hog saw the task run.
+ */
+static struct timer_list wake_timer;
+static struct task_struct *high_task;
+static int wake_fired;
+
+static void wake_high(struct timer_list *t)
+{
+	(void)t;
+	__atomic_store_n(&wake_fired, 1, __ATOMIC_RELEASE);
+	wake_up_process(high_task);
+}
+
 static int hog(void *arg)
 {
 	long deadline = now_ms() + 1500;
 
 	(void)arg;
+	mod_timer(&wake_timer, jiffies + 2);
 	if (hog_point == HOG_USER)
 		enter_user();
 	/* Never blocks; preemption points only as configured. */
@@ -195,7 +217,13 @@ static int hog(void *arg)
 static int high(void *arg)
 {
 	(void)arg;
-	msleep(10); /* the tick's timer softirq wakes us, while hog runs */
+	for (;;) { /* asleep until the hog's timer wakes us */
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (__atomic_load_n(&wake_fired, __ATOMIC_ACQUIRE))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
 	__atomic_store_n(&high_ran, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -203,18 +231,19 @@ static int high(void *arg)
 /* Did a FIFO task get the only CPU from a hog that never sleeps? */
 static bool high_preempts_hog(enum preempt_model model, enum hog_point pt)
 {
-	struct task_struct *h, *l;
+	struct task_struct *l;
 
-	high_ran = hog_saw_high = 0;
+	high_ran = hog_saw_high = wake_fired = 0;
 	hog_point = pt;
 	pk_boot_online(1, model);
-	h = kthread_create(high, NULL, "high");
-	sched_set_fifo(h);
-	wake_up_process(h);
-	usleep(2000); /* high is asleep in msleep() before hog starts */
+	timer_setup(&wake_timer, wake_high, 0);
+	high_task = kthread_create(high, NULL, "high");
+	sched_set_fifo(high_task);
+	wake_up_process(high_task);
 	l = kthread_run(hog, NULL, "hog");
 	kthread_stop(l);
-	kthread_stop(h);
+	kthread_stop(high_task);
+	del_timer_sync(&wake_timer);
 	machine_shutdown();
 	return hog_saw_high;
 }
@@ -735,10 +764,120 @@ static void shutdown_keeps_referenced_tasks(void **state)
 	put_task_struct(k); /* the last: freed here (LSan sees a leak) */
 }
 
+/* ---- the environment: $PREEMPT_NR_CPUS, $PREEMPT_HZ, $PREEMPT_MODEL ---- */
+
+/* This binary, re-run with --print-machine: it boots a machine with the
+ * defaults (machine_boot(NULL)) and prints what it got. */
+static int print_machine(void)
+{
+	if (machine_boot(NULL))
+		return 1;
+	printf("cpus %d hz %d jiffies/s %lu model %s\n", num_online_cpus(),
+	       pk_machine_hz(), msecs_to_jiffies(1000),
+	       preempt_model_str(preempt_model()));
+	machine_shutdown();
+	return 0;
+}
+
+static char child_out[256], child_err[1024];
+
+/* Run the machine printer with @env ("NAME=value", NULL-terminated). */
+static void machine_with(const char *const *env)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	char out_path[] = "/tmp/test_machine_out.XXXXXX";
+	char err_path[] = "/tmp/test_machine_err.XXXXXX";
+	int out = mkstemp(out_path), err = mkstemp(err_path), status;
+	ssize_t n;
+	pid_t pid;
+
+	assert_non_null(self);
+	assert_true(out >= 0 && err >= 0);
+	unlink(out_path);
+	unlink(err_path);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		unsetenv("PREEMPT_NR_CPUS");
+		unsetenv("PREEMPT_HZ");
+		unsetenv("PREEMPT_MODEL");
+		for (; *env; env++)
+			putenv((char *)*env);
+		dup2(out, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+		pk_execv(self, (char *const[]){self, "--print-machine", NULL});
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	n = pread(out, child_out, sizeof(child_out) - 1, 0);
+	child_out[n > 0 ? n : 0] = '\0';
+	n = pread(err, child_err, sizeof(child_err) - 1, 0);
+	child_err[n > 0 ? n : 0] = '\0';
+	close(out);
+	close(err);
+	free(self);
+}
+
+#define MACHINE_WITH(...) machine_with((const char *const[]){__VA_ARGS__, NULL})
+
+static void environment_sets_the_machine_defaults(void **state)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	char want[128];
+
+	(void)state;
+	MACHINE_WITH("PREEMPT_NR_CPUS=3", "PREEMPT_HZ=250",
+		     "PREEMPT_MODEL=voluntary");
+	assert_string_equal(child_out,
+			    "cpus 3 hz 250 jiffies/s 250 model voluntary\n");
+	assert_string_equal(child_err, "");
+	MACHINE_WITH("PREEMPT_NR_CPUS=1", "PREEMPT_HZ=100");
+	assert_string_equal(child_out,
+			    "cpus 1 hz 100 jiffies/s 100 model full\n");
+	/* None set: the host's CPUs (at most PK_NR_CPUS), 1000 Hz, full. */
+	MACHINE_WITH("PREEMPT_X=1");
+	snprintf(want, sizeof(want),
+		 "cpus %ld hz 1000 jiffies/s 1000 model full\n",
+		 host < 1	     ? 1
+		 : host > PK_NR_CPUS ? PK_NR_CPUS
+				     : host);
+	assert_string_equal(child_out, want);
+	assert_string_equal(child_err, "");
+}
+
+/*
+ * Values that are no number, zero, negative or out of range are ignored:
+ * the default applies.  $PREEMPT_MODEL, the one the library reads at
+ * load, also says so on stderr, in one line.
+ */
+static void bad_environment_values_get_the_defaults(void **state)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	char want[128];
+
+	(void)state;
+	snprintf(want, sizeof(want),
+		 "cpus %ld hz 1000 jiffies/s 1000 model full\n",
+		 host < 1	     ? 1
+		 : host > PK_NR_CPUS ? PK_NR_CPUS
+				     : host);
+	MACHINE_WITH("PREEMPT_NR_CPUS=two", "PREEMPT_HZ=0",
+		     "PREEMPT_MODEL=fast");
+	assert_string_equal(child_out, want);
+	assert_non_null(strstr(child_err, "PREEMPT_MODEL=fast is not one of"));
+	assert_non_null(strchr(child_err, '\n'));
+	assert_null(strchr(strchr(child_err, '\n') + 1, '\n'));
+	MACHINE_WITH("PREEMPT_NR_CPUS=-2", "PREEMPT_HZ=1000x");
+	assert_string_equal(child_out, want);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		T(kthreads_run_and_stop),
@@ -761,7 +900,11 @@ int main(void)
 		T(misuse_is_reported_and_repaired),
 		T(failed_boot_frees_only_what_it_requested),
 		T(shutdown_keeps_referenced_tasks),
+		T(environment_sets_the_machine_defaults),
+		T(bad_environment_values_get_the_defaults),
 	};
 
+	if (argc > 1 && !strcmp(argv[1], "--print-machine"))
+		return print_machine();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The preemption model is a run-time value; it changes *where* a task may
- * be switched out (REFERENCE.md section 5), never what the count says.
+ * be switched out (kernel/Kconfig.preempt; kernel/sched/core.c, the
+ * preempt_dynamic code), never what the count says.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -146,7 +147,7 @@ static int model_of_child(const char *env, char *err, size_t size)
 			setenv("PREEMPT_MODEL", env, 1);
 		else
 			unsetenv("PREEMPT_MODEL");
-		execl(self, self, "--print-model", (char *)NULL);
+		pk_execv(self, (char *const[]){self, "--print-model", NULL});
 		_exit(127);
 	}
 	close(out[1]);

@@ -58,7 +58,7 @@ static inline void run_tool_child(const char *in, const char *env, int out,
 		putenv((char *)env);
 	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
-	execv(PREEMPT_TOOL_PATH, (char *const *)argv);
+	pk_execv(PREEMPT_TOOL_PATH, (char *const *)argv);
 	_exit(127);
 }
 

@@ -177,8 +177,6 @@ static void test_irqsoff_thread(void **state)
 	int i;
 
 	(void)state;
-	if (!CONFIG_TRACE_IRQFLAGS)
-		skip(); /* interrupt edges are traced in debug builds only */
 	for (i = 0; i < TRIES; i++) {
 		thread_irqsoff_once();
 		if (max_is("long_irqs_off"))
@@ -196,8 +194,6 @@ static void test_preemptirqsoff_mixed(void **state)
 	int i;
 
 	(void)state;
-	if (!CONFIG_DEBUG_PREEMPT || !CONFIG_TRACE_IRQFLAGS)
-		skip();
 	for (i = 0; i < TRIES; i++) {
 		start_tracer(PK_TRACER_PREEMPTIRQSOFF);
 		short_preempt_off();
@@ -260,8 +256,6 @@ static void test_flags(void **state)
 	char *text;
 
 	(void)state;
-	if (!CONFIG_DEBUG_PREEMPT)
-		skip(); /* preemption edges need the debug build */
 	memset(&seen, 0, sizeof(seen));
 	assert_true(cpu >= 0);
 	assert_int_equal(
@@ -317,8 +311,6 @@ static void test_tracing_off_voids_section(void **state)
 	struct pk_trace_max m;
 
 	(void)state;
-	if (!CONFIG_TRACE_IRQFLAGS)
-		skip();
 	start_tracer(PK_TRACER_IRQSOFF);
 	local_irq_disable();
 	tracing_off();
@@ -402,8 +394,6 @@ static void test_machine(int tracer, void (*section)(void), const char *fn)
 static void test_irqsoff_machine(void **state)
 {
 	(void)state;
-	if (!CONFIG_TRACE_IRQFLAGS)
-		skip();
 	test_machine(PK_TRACER_IRQSOFF, long_irqs_off, "long_irqs_off");
 	assert_edges(PK_TRACE_IRQS_OFF, PK_TRACE_IRQS_ON);
 }
@@ -411,8 +401,6 @@ static void test_irqsoff_machine(void **state)
 static void test_preemptoff_machine(void **state)
 {
 	(void)state;
-	if (!CONFIG_DEBUG_PREEMPT)
-		skip();
 	test_machine(PK_TRACER_PREEMPTOFF, long_preempt_off,
 		     "long_preempt_off");
 	assert_edges(PK_TRACE_PREEMPT_OFF, PK_TRACE_PREEMPT_ON);
@@ -490,8 +478,6 @@ static void test_lazy_need_resched(void **state)
 	int seen[2] = {0, 0};
 
 	(void)state;
-	if (!CONFIG_DEBUG_PREEMPT)
-		skip(); /* preemption edges need the debug build */
 	lazy_stop = 0;
 	start_tracer(PK_TRACER_NOP);
 	pk_boot(1, PREEMPT_MODEL_LAZY);
@@ -517,16 +503,28 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_irqsoff_thread, teardown),
-		cmocka_unit_test_teardown(test_preemptirqsoff_mixed, teardown),
-		cmocka_unit_test_teardown(test_flags, teardown),
+		pk_only_if(CONFIG_TRACE_IRQFLAGS,
+			   cmocka_unit_test_teardown(test_irqsoff_thread,
+						     teardown)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT && CONFIG_TRACE_IRQFLAGS,
+			   cmocka_unit_test_teardown(test_preemptirqsoff_mixed,
+						     teardown)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   cmocka_unit_test_teardown(test_flags, teardown)),
 		cmocka_unit_test_teardown(test_off_records_nothing, teardown),
-		cmocka_unit_test_teardown(test_tracing_off_voids_section,
-					  teardown),
-		cmocka_unit_test_teardown(test_irqsoff_machine, teardown),
-		cmocka_unit_test_teardown(test_preemptoff_machine, teardown),
+		pk_only_if(CONFIG_TRACE_IRQFLAGS,
+			   cmocka_unit_test_teardown(
+				   test_tracing_off_voids_section, teardown)),
+		pk_only_if(CONFIG_TRACE_IRQFLAGS,
+			   cmocka_unit_test_teardown(test_irqsoff_machine,
+						     teardown)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   cmocka_unit_test_teardown(test_preemptoff_machine,
+						     teardown)),
 		cmocka_unit_test_teardown(test_sched_events, teardown),
-		cmocka_unit_test_teardown(test_lazy_need_resched, teardown),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   cmocka_unit_test_teardown(test_lazy_need_resched,
+						     teardown)),
 	};
 
 	return cmocka_run_group_tests(tests, capture_setup, NULL);

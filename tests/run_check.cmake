@@ -1,0 +1,38 @@
+# Run one program and check all it promises: its exit status, and its
+# stdout and stderr (each matched separately, so their interleaving does
+# not matter).  Variables (-D):
+#   CMD          the program (a ;-list: program and arguments)
+#   EMULATOR     run it through this (the cross build's qemu), optional
+#   STATUS       the exit status it must return (default 0)
+#   OUT          a regex stdout must match (optional)
+#   ERR          a regex stderr must match (optional); ERR_EMPTY=1: none
+#   ENV          NAME=value;... set for the program (optional)
+if(NOT DEFINED STATUS)
+  set(STATUS 0)
+endif()
+set(cmd ${CMD})
+if(EMULATOR)
+  set(cmd ${EMULATOR} ${CMD})
+endif()
+if(ENV)
+  set(cmd ${CMAKE_COMMAND} -E env ${ENV} ${cmd})
+endif()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+set(problems "")
+if(NOT "${rc}" STREQUAL "${STATUS}")
+  string(APPEND problems "exit status ${rc}, expected ${STATUS}\n")
+endif()
+if(DEFINED OUT AND NOT out MATCHES "${OUT}")
+  string(APPEND problems "stdout does not match:\n${OUT}\n")
+endif()
+if(DEFINED ERR AND NOT err MATCHES "${ERR}")
+  string(APPEND problems "stderr does not match:\n${ERR}\n")
+endif()
+if(ERR_EMPTY AND NOT err STREQUAL "")
+  string(APPEND problems "stderr is not empty\n")
+endif()
+if(problems)
+  message(FATAL_ERROR "${CMD}:\n${problems}--- stdout:\n${out}--- stderr:\n${err}")
+endif()
+message("--- stdout:\n${out}--- stderr:\n${err}")
