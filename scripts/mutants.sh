@@ -8,7 +8,7 @@
 #
 # Usage: scripts/mutants.sh [-s TAG] [-t SECONDS] [-l] [NAME...]
 #   -s TAG      only the mutants tagged TAG (e.g. ci); also $MUTANTS_SUBSET
-#   -t SECONDS  default time limit of one mutant's test run (hang = caught)
+#   -t SECONDS  default time limit (40) of one mutant's test run (hang = caught)
 #   -l          list the mutants and check they apply, build nothing
 #   NAME...     only these mutants
 # Environment: MUTANTS_DIR (scratch, default build-mutants), MUTANTS_JOBS.
@@ -24,7 +24,7 @@ BUILD=$WORK/build
 LOGS=$WORK/logs
 JOBS=${MUTANTS_JOBS:-2}
 SUBSET=${MUTANTS_SUBSET:-}
-DEFAULT_TIMEOUT=60
+DEFAULT_TIMEOUT=40
 LIST_ONLY=0
 
 usage() {
@@ -228,19 +228,26 @@ tests_of() {
 		sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p'
 }
 
-# The build targets behind the tests a regex selects; "all" while one of
-# them has not been built yet (ctest names no command for it then).
+# The build targets behind the tests a regex selects: the test commands'
+# file names once built; before that the CMake convention of tests/
+# (test NAME is target NAME, examples/X is example_X), else "all".
 targets_for() {
-	local cmds
+	local cmds name
 	cmds=$( (cd "$BUILD" && ctest -N -V -R "$1") |
 		sed -n 's/^[0-9]*: Test command: *//p')
-	if grep -qx '' <<<"$cmds"; then
-		echo all
+	if ! grep -qx '' <<<"$cmds"; then
+		while read -r cmd _; do
+			case $cmd in "$BUILD"/*) basename "$cmd" ;; esac
+		done <<<"$cmds" | sort -u
 		return
 	fi
-	while read -r cmd _; do
-		case $cmd in "$BUILD"/*) basename "$cmd" ;; esac
-	done <<<"$cmds" | sort -u
+	tests_of "$1" | while IFS= read -r name; do
+		case $name in
+		*/test_*) echo "${name##*/}" ;;
+		examples/*) n=${name#examples/} && echo "example_${n%%-*}" ;;
+		*) echo all ;;
+		esac
+	done | sort -u
 }
 
 build_for() { # regex logfile
