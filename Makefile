@@ -6,7 +6,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug run test bench format clean
+.PHONY: all deps build asan nodebug run test mutants bench format clean
 
 all: build
 
@@ -30,11 +30,21 @@ run: build
 	@$(BUILD)/preempt demo
 
 # Every test twice: the normal build, then ASan+UBSan; and once more with
-# the debug checks compiled out, so the build option stays honest.
+# the debug checks compiled out, so the build option stays honest.  Last,
+# the ci subset of the mutants: the tests must still fail when the code is
+# wrong (docs/testing.md).
 test: build asan nodebug
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(NODEBUG_BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory mutants MUTANTS_SUBSET=ci
+
+# Deliberate breakages (tests/mutants/mutants.txt), each applied alone to a
+# scratch copy in build-mutants/; every one must make its tests fail.
+# MUTANTS_SUBSET=TAG runs only the mutants tagged TAG (ci: make test's).
+MUTANTS_SUBSET ?=
+mutants: deps
+	@scripts/mutants.sh $(if $(MUTANTS_SUBSET),-s $(MUTANTS_SUBSET))
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
@@ -45,4 +55,4 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(BENCH_BUILD) build-mutants
