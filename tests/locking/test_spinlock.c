@@ -124,6 +124,47 @@ static void spin_lock_excludes(void **state)
 }
 
 /*
+ * A waiter enters only when its ticket is served: the test thread holds the
+ * lock, a thread takes the next ticket (seen in the lock word) and must
+ * still be outside 20 ms later.  A correct lock never lets it in early,
+ * whatever the timing; the 20 ms let a broken one be seen.
+ */
+static int waiter_inside;
+
+static void *ticket_waiter(void *arg)
+{
+	(void)arg;
+	raw_spin_lock(&raw);
+	__atomic_store_n(&waiter_inside, 1, __ATOMIC_SEQ_CST);
+	raw_spin_unlock(&raw);
+	return NULL;
+}
+
+static void waiter_enters_when_its_ticket_is_served(void **state)
+{
+	struct timespec pause = {0, 20 * 1000 * 1000};
+	pthread_t t;
+	uint32_t v;
+	int early;
+
+	(void)state;
+	waiter_inside = 0;
+	raw_spin_lock(&raw);
+	pthread_create(&t, NULL, ticket_waiter, NULL);
+	do { /* the waiter has drawn its ticket: next is two past owner */
+		sched_yield();
+		v = __atomic_load_n(&raw.val, __ATOMIC_ACQUIRE);
+	} while ((uint16_t)(v >> 16) != (uint16_t)(v + 2));
+	nanosleep(&pause, NULL);
+	early = __atomic_load_n(&waiter_inside, __ATOMIC_SEQ_CST);
+	raw_spin_unlock(&raw);
+	pthread_join(t, NULL);
+	assert_int_equal(early, 0);
+	assert_int_equal(waiter_inside, 1);
+	assert_false(raw_spin_is_locked(&raw));
+}
+
+/*
  * A reader arriving while the writer holds the lock waits for it.  The
  * writer stays inside until the reader has started and 20 ms more: in a
  * correct lock the reader can never see the writer inside, whatever the
@@ -387,6 +428,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(every_variant_accounts_in_the_count),
 		T(trylock_fails_on_a_held_lock),
+		T(waiter_enters_when_its_ticket_is_served),
 		T(spin_lock_excludes),
 		T(rwlock_reader_waits_for_the_writer),
 		T(recursion_is_reported_not_hung),
