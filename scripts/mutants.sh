@@ -168,8 +168,16 @@ restore() {
 		applied_file=""
 	fi
 }
+child=""
+interrupted() {
+	# timeout passes the signal on to the tests it runs.
+	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+	restore
+	echo "mutants: interrupted" >&2
+	exit 130
+}
 trap restore EXIT
-trap 'restore; echo "mutants: interrupted" >&2; exit 130' INT TERM
+trap interrupted INT TERM
 
 apply_mutant() {
 	local i=$1 path=$SRC/${files[$1]} content
@@ -260,8 +268,12 @@ build_for() { # regex logfile
 # (not built, no test matched), which must never count as a catch.
 run_tests() { # regex seconds logfile
 	local rc=0
-	(cd "$BUILD" && timeout -k 5 "$2" ctest -j "$JOBS" --output-on-failure \
-		-R "$1") >"$3" 2>&1 || rc=$?
+	# In the background: a signal's trap runs at once, not after the run.
+	(cd "$BUILD" && exec timeout -k 5 "$2" ctest -j "$JOBS" \
+		--output-on-failure -R "$1") >"$3" 2>&1 &
+	child=$!
+	wait $child || rc=$?
+	child=""
 	if [ $rc != 124 ] && [ $rc != 137 ] &&
 		grep -qE 'Not Run|No tests were found|Could not find executable' "$3"; then
 		return 3
