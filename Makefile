@@ -7,7 +7,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test bench soak format clean
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak format clean
 
 all: build
 
@@ -43,11 +43,14 @@ run: build
 # then ASan+UBSan; once more with the debug checks compiled out, so the
 # build option stays honest; and once on arm64, under qemu-user.  A test
 # that skips shows as "Skipped" in ctest's summary, never as passed.
+# Last, the ci subset of the mutants: the tests must still fail when the
+# code is wrong (docs/testing.md).
 test: build asan nodebug arm64
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(NODEBUG_BUILD) && ctest --output-on-failure -j $(JOBS)
 	@cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory mutants MUTANTS_SUBSET=ci
 
 # The safe-point rule for a minute per model, linked three ways
 # (libpreempt.so, libpreempt.a, -static): SOAK_SECONDS per model.
@@ -56,6 +59,13 @@ soak: build
 	@for t in soak_libc soak_libc_a soak_libc_static; do \
 		echo "== $$t"; $(BUILD)/tests/$$t $(SOAK_SECONDS) || exit 1; \
 	done
+
+# Deliberate breakages (tests/mutants/mutants.txt), each applied alone to a
+# scratch copy in build-mutants/; every one must make its tests fail.
+# MUTANTS_SUBSET=TAG runs only the mutants tagged TAG (ci: make test's).
+MUTANTS_SUBSET ?=
+mutants: deps
+	@scripts/mutants.sh $(if $(MUTANTS_SUBSET),-s $(MUTANTS_SUBSET))
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
@@ -66,4 +76,4 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD) build-mutants

@@ -106,6 +106,46 @@ static void vectors_in_the_kernels_order(void **state)
 	assert_string_equal(softirq_to_name[NET_RX_SOFTIRQ], "NET_RX");
 }
 
+/* Pending vectors run lowest number first, whatever order they were
+ * raised in (raised with bh off, all run at the one local_bh_enable()). */
+static int vec_order[3], vec_nr;
+
+static void net_tx_action(void)
+{
+	vec_order[vec_nr++] = NET_TX_SOFTIRQ;
+}
+
+static void net_rx_action(void)
+{
+	vec_order[vec_nr++] = NET_RX_SOFTIRQ;
+}
+
+static void irq_poll_action(void)
+{
+	vec_order[vec_nr++] = IRQ_POLL_SOFTIRQ;
+}
+
+static void pending_vectors_run_in_number_order(void **state)
+{
+	(void)state;
+	vec_nr = 0;
+	open_softirq(NET_TX_SOFTIRQ, net_tx_action);
+	open_softirq(NET_RX_SOFTIRQ, net_rx_action);
+	open_softirq(IRQ_POLL_SOFTIRQ, irq_poll_action);
+	local_bh_disable();
+	raise_softirq(IRQ_POLL_SOFTIRQ);
+	raise_softirq(NET_RX_SOFTIRQ);
+	raise_softirq(NET_TX_SOFTIRQ);
+	local_bh_enable();
+	open_softirq(NET_TX_SOFTIRQ, NULL);
+	open_softirq(NET_RX_SOFTIRQ, NULL);
+	open_softirq(IRQ_POLL_SOFTIRQ, NULL);
+	assert_int_equal(vec_nr, 3);
+	assert_int_equal(vec_order[0], NET_TX_SOFTIRQ);
+	assert_int_equal(vec_order[1], NET_RX_SOFTIRQ);
+	assert_int_equal(vec_order[2], IRQ_POLL_SOFTIRQ);
+}
+
 static void raised_in_hardirq_runs_at_irq_exit(void **state)
 {
 	unsigned long before = pk_irq_stats(cpu).softirq_inline;
@@ -367,6 +407,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(vectors_in_the_kernels_order),
+		T(pending_vectors_run_in_number_order),
 		T(raised_in_hardirq_runs_at_irq_exit),
 		T(bh_disabled_interrupt_defers_to_bh_enable),
 		T(raised_in_task_context_wakes_ksoftirqd),

@@ -418,6 +418,65 @@ static bool wait_prio(struct task_struct *p, int prio)
 	return prio_of(p) == prio;
 }
 
+/* ---- handoff order ---- */
+
+/*
+ * The unlock hands the lock to the most urgent waiter, whatever order they
+ * queued in, and the new owner's unlock to the next: three FIFO waiters
+ * queued (each seen asleep before the next starts) as 10, 30, 20 take it as
+ * 30, 20, 10.  One CPU: nothing here depends on timing.
+ */
+static struct rt_mutex handoff_lock;
+static int handoff_order[3], handoff_nr;
+
+static int take_in_turn(void *arg)
+{
+	rt_mutex_lock(&handoff_lock);
+	handoff_order[handoff_nr++] = (int)(long)arg;
+	rt_mutex_unlock(&handoff_lock);
+	return 0;
+}
+
+static bool wait_asleep(struct task_struct *k, long timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+
+	while (!(__atomic_load_n(&k->__state, __ATOMIC_ACQUIRE) &
+		 TASK_UNINTERRUPTIBLE))
+		if (now_ms() > end)
+			return false;
+		else
+			usleep(500);
+	return true;
+}
+
+static void unlock_hands_off_to_the_most_urgent_waiter(void **state)
+{
+	static const int rt_prio[3] = {10, 30, 20};
+	struct task_struct *k[3];
+	bool queued = true;
+
+	(void)state;
+	rt_mutex_init(&handoff_lock);
+	handoff_nr = 0;
+	boot(1);
+	rt_mutex_lock(&handoff_lock); /* the test thread owns it */
+	for (long i = 0; i < 3; i++) {
+		k[i] = start_fifo(take_in_turn, (void *)i, rt_prio[i],
+				  "waiter");
+		queued = wait_asleep(k[i], 10000) && queued;
+	}
+	rt_mutex_unlock(&handoff_lock);
+	for (int i = 0; i < 3; i++)
+		kthread_stop(k[i]);
+	assert_true(queued);
+	assert_int_equal(handoff_nr, 3);
+	assert_int_equal(handoff_order[0], 1);
+	assert_int_equal(handoff_order[1], 2);
+	assert_int_equal(handoff_order[2], 0);
+	assert_int_equal(captured.nr, 0);
+}
+
 static void chains_pass_the_boost_on(void **state)
 {
 	struct chain c = {.a_locked = 0};
@@ -528,6 +587,7 @@ int main(void)
 		T(tasks_and_a_host_thread_exclude_each_other),
 		T(inheritance_bounds_the_inversion),
 		T(without_inheritance_the_hog_delays_high),
+		T(unlock_hands_off_to_the_most_urgent_waiter),
 		T(chains_pass_the_boost_on),
 		T(unlock_by_a_non_owner_is_reported),
 		T(recursive_locking_is_reported_on_a_host_thread),

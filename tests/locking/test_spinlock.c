@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 
 #include <preempt/bit_spinlock.h>
 #include <preempt/local_lock.h>
@@ -119,6 +121,89 @@ static void spin_lock_excludes(void **state)
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	assert_int_equal(shared, 3L * ROUNDS);
+}
+
+/*
+ * A waiter enters only when its ticket is served: the test thread holds the
+ * lock, a thread takes the next ticket (seen in the lock word) and must
+ * still be outside 20 ms later.  A correct lock never lets it in early,
+ * whatever the timing; the 20 ms let a broken one be seen.
+ */
+static int waiter_inside;
+
+static void *ticket_waiter(void *arg)
+{
+	(void)arg;
+	raw_spin_lock(&raw);
+	__atomic_store_n(&waiter_inside, 1, __ATOMIC_SEQ_CST);
+	raw_spin_unlock(&raw);
+	return NULL;
+}
+
+static void waiter_enters_when_its_ticket_is_served(void **state)
+{
+	struct timespec pause = {0, 20 * 1000 * 1000};
+	pthread_t t;
+	uint32_t v;
+	int early;
+
+	(void)state;
+	waiter_inside = 0;
+	raw_spin_lock(&raw);
+	pthread_create(&t, NULL, ticket_waiter, NULL);
+	do { /* the waiter has drawn its ticket: next is two past owner */
+		sched_yield();
+		v = __atomic_load_n(&raw.val, __ATOMIC_ACQUIRE);
+	} while ((uint16_t)(v >> 16) != (uint16_t)(v + 2));
+	nanosleep(&pause, NULL);
+	early = __atomic_load_n(&waiter_inside, __ATOMIC_SEQ_CST);
+	raw_spin_unlock(&raw);
+	pthread_join(t, NULL);
+	assert_int_equal(early, 0);
+	assert_int_equal(waiter_inside, 1);
+	assert_false(raw_spin_is_locked(&raw));
+}
+
+/*
+ * A reader arriving while the writer holds the lock waits for it.  The
+ * writer stays inside until the reader has started and 20 ms more: in a
+ * correct lock the reader can never see the writer inside, whatever the
+ * timing; a lock that lets it in is seen doing so.
+ */
+static int writer_inside, reader_started, reader_saw_writer, reader_done;
+
+static void *late_reader(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&reader_started, 1, __ATOMIC_SEQ_CST);
+	read_lock(&rw);
+	if (__atomic_load_n(&writer_inside, __ATOMIC_SEQ_CST))
+		reader_saw_writer = 1;
+	read_unlock(&rw);
+	__atomic_store_n(&reader_done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void rwlock_reader_waits_for_the_writer(void **state)
+{
+	struct timespec pause = {0, 20 * 1000 * 1000};
+	pthread_t t;
+
+	(void)state;
+	writer_inside = reader_started = reader_saw_writer = reader_done = 0;
+	write_lock(&rw);
+	__atomic_store_n(&writer_inside, 1, __ATOMIC_SEQ_CST);
+	pthread_create(&t, NULL, late_reader, NULL);
+	while (!__atomic_load_n(&reader_started, __ATOMIC_SEQ_CST))
+		sched_yield();
+	nanosleep(&pause, NULL);
+	assert_int_equal(__atomic_load_n(&reader_done, __ATOMIC_SEQ_CST), 0);
+	__atomic_store_n(&writer_inside, 0, __ATOMIC_SEQ_CST);
+	write_unlock(&rw);
+	pthread_join(t, NULL);
+	assert_int_equal(reader_saw_writer, 0);
+	assert_int_equal(reader_done, 1);
+	assert_int_equal(captured.nr, 0);
 }
 
 static void recursion_is_reported_not_hung(void **state)
@@ -361,7 +446,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(every_variant_accounts_in_the_count),
 		T(trylock_fails_on_a_held_lock),
+		T(waiter_enters_when_its_ticket_is_served),
 		T(spin_lock_excludes),
+		T(rwlock_reader_waits_for_the_writer),
 		pk_only_if(CONFIG_DEBUG_SPINLOCK,
 			   T(recursion_is_reported_not_hung)),
 		pk_only_if(CONFIG_DEBUG_SPINLOCK, T(unlock_misuse_is_reported)),

@@ -152,6 +152,7 @@ static void gfp_atomic_takes_the_reserve_then_fails_cleanly(void **state)
 
 static void gfp_kernel_in_atomic_context_reports(void **state)
 {
+	struct page *page;
 	void *p;
 
 	(void)state;
@@ -162,6 +163,19 @@ static void gfp_kernel_in_atomic_context_reports(void **state)
 	kfree(p);
 	if (CONFIG_DEBUG_ATOMIC_SLEEP) {
 		assert_int_equal(captured.nr, 1);
+		assert_int_equal(captured.kind, PK_REPORT_MIGHT_SLEEP);
+		assert_report_contains("BUG: sleeping function called from "
+				       "invalid context");
+	}
+	/* The page allocator is a might_sleep() point of its own. */
+	pk_debug_ratelimit_reset();
+	preempt_disable();
+	page = alloc_page(GFP_KERNEL);
+	preempt_enable();
+	assert_non_null(page);
+	__free_page(page);
+	if (CONFIG_DEBUG_ATOMIC_SLEEP) {
+		assert_int_equal(captured.nr, 2);
 		assert_int_equal(captured.kind, PK_REPORT_MIGHT_SLEEP);
 		assert_report_contains("BUG: sleeping function called from "
 				       "invalid context");

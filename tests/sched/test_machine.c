@@ -142,6 +142,78 @@ static void wait_event_sleeps_until_the_condition(void **state)
 	assert_int_equal(kthread_stop(s), 2);
 }
 
+/*
+ * One wake_up() wakes every waiter; two complete()s release two waiters.
+ * One CPU, model none: the setter sleeps after waking, the woken waiters
+ * (queued before it wakes again) run, and it counts them.  kthread_stop()
+ * would wake the waiters itself, so the count is the setter's.
+ */
+static int nr_woken;
+static struct completion two_done;
+
+static int flag_waiter_counts(void *arg)
+{
+	(void)arg;
+	wait_event(flag_wq, __atomic_load_n(&flag, __ATOMIC_ACQUIRE));
+	__atomic_add_fetch(&nr_woken, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int completion_waiter_counts(void *arg)
+{
+	(void)arg;
+	wait_for_completion(&two_done);
+	__atomic_add_fetch(&nr_woken, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int wake_both(void *arg)
+{
+	msleep(5); /* both waiters asleep */
+	if (arg) {
+		complete(&two_done);
+		complete(&two_done);
+	} else {
+		__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+		wake_up(&flag_wq);
+	}
+	msleep(5); /* the woken run */
+	return __atomic_load_n(&nr_woken, __ATOMIC_SEQ_CST);
+}
+
+static void two_waiters_are_both_woken(bool completion)
+{
+	struct task_struct *w[2], *s;
+	int seen;
+
+	flag = 0;
+	nr_woken = 0;
+	init_completion(&two_done);
+	pk_boot_online(1, PREEMPT_MODEL_NONE);
+	for (int i = 0; i < 2; i++)
+		w[i] = kthread_run(completion ? completion_waiter_counts
+					      : flag_waiter_counts,
+				   NULL, "waiter/%d", i);
+	s = kthread_run(wake_both, completion ? &two_done : NULL, "waker");
+	seen = kthread_stop(s);
+	complete_all(&two_done); /* a waiter left behind must not hang us */
+	for (int i = 0; i < 2; i++)
+		kthread_stop(w[i]);
+	assert_int_equal(seen, 2);
+}
+
+static void wake_up_wakes_every_waiter(void **state)
+{
+	(void)state;
+	two_waiters_are_both_woken(false);
+}
+
+static void two_completes_release_two_waiters(void **state)
+{
+	(void)state;
+	two_waiters_are_both_woken(true);
+}
+
 static int sleeper(void *arg)
 {
 	long *slept = arg;
@@ -168,6 +240,7 @@ static void msleep_sleeps_at_least_that_long(void **state)
 enum hog_point { HOG_NOTHING, HOG_MIGHT_SLEEP, HOG_COND_RESCHED, HOG_USER };
 
 static int high_ran;
+static bool high_is_fair; /* high is a normal task, not FIFO */
 static int hog_saw_high;
 static enum hog_point hog_point;
 
@@ -238,7 +311,8 @@ static bool high_preempts_hog(enum preempt_model model, enum hog_point pt)
 	pk_boot_online(1, model);
 	timer_setup(&wake_timer, wake_high, 0);
 	high_task = kthread_create(high, NULL, "high");
-	sched_set_fifo(high_task);
+	if (!high_is_fair)
+		sched_set_fifo(high_task);
 	wake_up_process(high_task);
 	l = kthread_run(hog, NULL, "hog");
 	kthread_stop(l);
@@ -254,6 +328,24 @@ static void full_lazy_rt_preempt_a_hog(void **state)
 	assert_true(high_preempts_hog(PREEMPT_MODEL_FULL, HOG_NOTHING));
 	assert_true(high_preempts_hog(PREEMPT_MODEL_LAZY, HOG_NOTHING));
 	assert_true(high_preempts_hog(PREEMPT_MODEL_RT, HOG_NOTHING));
+}
+
+/*
+ * A normal task that wakes while a normal hog runs waits for the hog's
+ * slice to end: full reschedules then, lazy sets the lazy flag, which the
+ * next tick makes a real reschedule (the hog is kernel code, not "user").
+ */
+static void lazy_reschedule_is_promoted_at_the_tick(void **state)
+{
+	bool lazy, full;
+
+	(void)state;
+	high_is_fair = true;
+	lazy = high_preempts_hog(PREEMPT_MODEL_LAZY, HOG_NOTHING);
+	full = high_preempts_hog(PREEMPT_MODEL_FULL, HOG_NOTHING);
+	high_is_fair = false;
+	assert_true(lazy);
+	assert_true(full);
 }
 
 static void none_and_voluntary_do_not(void **state)
@@ -459,6 +551,108 @@ static void timers_fire_in_softirq_on_their_cpu(void **state)
 	assert_int_equal(tp.cpu, 1);
 	assert_true(tp.ctx.in_serving_softirq);
 	assert_false(tp.ctx.in_task);
+}
+
+/*
+ * Timers fire in expiry order, whatever order they were armed in.  All
+ * three are armed from one jiffies reading with interrupts off, so no tick
+ * runs in between and the order is the expiries', not the arming's.
+ */
+struct order_probe {
+	struct timer_list timer[3];
+	struct hrtimer hr[3];
+	int order[3], nr;
+	struct completion done;
+};
+
+static struct order_probe *order_probe;
+
+static void order_timer_fired(struct timer_list *t)
+{
+	struct order_probe *op = order_probe;
+
+	op->order[op->nr] = (int)(t - op->timer);
+	if (++op->nr == 3)
+		complete(&op->done);
+}
+
+static int arm_in_reverse(void *arg)
+{
+	struct order_probe *op = arg;
+	static const int ticks[3] = {6, 2, 4}; /* fire as 1, 2, 0 */
+	unsigned long flags, j;
+
+	for (int i = 0; i < 3; i++)
+		timer_setup(&op->timer[i], order_timer_fired, 0);
+	local_irq_save(flags);
+	j = jiffies;
+	for (int i = 0; i < 3; i++)
+		mod_timer(&op->timer[i], j + ticks[i]);
+	local_irq_restore(flags);
+	wait_for_completion(&op->done);
+	return 0;
+}
+
+static void timers_fire_in_expiry_order(void **state)
+{
+	struct order_probe op = {.nr = 0};
+
+	(void)state;
+	order_probe = &op;
+	init_completion(&op.done);
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	assert_int_equal(kthread_stop(kthread_run(arm_in_reverse, &op, "t")),
+			 0);
+	assert_int_equal(op.nr, 3);
+	assert_int_equal(op.order[0], 1);
+	assert_int_equal(op.order[1], 2);
+	assert_int_equal(op.order[2], 0);
+}
+
+static enum hrtimer_restart order_hr_fired(struct hrtimer *t)
+{
+	struct order_probe *op = order_probe;
+
+	op->order[op->nr] = (int)(t - op->hr);
+	if (++op->nr == 3)
+		complete(&op->done);
+	return HRTIMER_NORESTART;
+}
+
+/* Absolute expiries from one clock reading, armed with interrupts off. */
+static int hr_arm_in_reverse(void *arg)
+{
+	struct order_probe *op = arg;
+	static const long long us[3] = {3000, 1000, 2000}; /* 1, 2, 0 */
+	unsigned long flags;
+	ktime_t t0;
+
+	for (int i = 0; i < 3; i++)
+		hrtimer_setup(&op->hr[i], order_hr_fired, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_ABS);
+	local_irq_save(flags);
+	t0 = ktime_get();
+	for (int i = 0; i < 3; i++)
+		hrtimer_start(&op->hr[i], t0 + us[i] * 1000, HRTIMER_MODE_ABS);
+	local_irq_restore(flags);
+	wait_for_completion(&op->done);
+	return 0;
+}
+
+static void hrtimers_fire_in_expiry_order(void **state)
+{
+	struct order_probe op = {.nr = 0};
+
+	(void)state;
+	order_probe = &op;
+	init_completion(&op.done);
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	assert_int_equal(
+		kthread_stop(kthread_run(hr_arm_in_reverse, &op, "hr")), 0);
+	assert_int_equal(op.nr, 3);
+	assert_int_equal(op.order[0], 1);
+	assert_int_equal(op.order[1], 2);
+	assert_int_equal(op.order[2], 0);
 }
 
 static DEFINE_PER_CPU(long, hits);
@@ -885,6 +1079,7 @@ int main(int argc, char **argv)
 		T(wait_event_sleeps_until_the_condition),
 		T(msleep_sleeps_at_least_that_long),
 		T(full_lazy_rt_preempt_a_hog),
+		T(lazy_reschedule_is_promoted_at_the_tick),
 		T(none_and_voluntary_do_not),
 		T(voluntary_preempts_at_might_sleep),
 		T(none_preempts_at_cond_resched),
@@ -896,6 +1091,10 @@ int main(int argc, char **argv)
 		T(per_cpu_counters_add_up),
 		T(ksoftirqd_runs_as_a_task_on_its_cpu),
 		T(hrtimers_fire_in_hardirq_on_their_cpu),
+		T(timers_fire_in_expiry_order),
+		T(wake_up_wakes_every_waiter),
+		T(two_completes_release_two_waiters),
+		T(hrtimers_fire_in_expiry_order),
 		T(predicates_agree_in_tasks_of_every_model),
 		T(misuse_is_reported_and_repaired),
 		T(failed_boot_frees_only_what_it_requested),
