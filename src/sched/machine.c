@@ -521,6 +521,7 @@ static void rq_init(struct rq *rq, int cpu)
 	rq->idle_task.pk_on_rq = 1;
 	rq->idle_task.pk_on_cpu = 1;
 	rq->idle_task.pk_cpus_allowed = 1ULL << cpu;
+	rq->idle_task.pk_refs = 1 << 30; /* the runqueue's: never freed */
 	INIT_LIST_HEAD(&rq->idle_task.pk_run_node);
 }
 
