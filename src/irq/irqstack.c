@@ -25,6 +25,7 @@
 
 #include "../debug/report.h"
 #include "../port/irqstack.h"
+#include "../port/sigchain.h"
 #include "irq.h"
 
 bool (*pk_task_stack_hook)(unsigned long *base, unsigned long *top);
@@ -137,8 +138,6 @@ static void report_overflow(unsigned long addr, unsigned long base,
  */
 static __thread int chaining;
 
-static void chain_old(int sig, siginfo_t *si, void *uctx);
-
 static void chain(int sig, siginfo_t *si, void *uctx)
 {
 	if (chaining) {
@@ -146,22 +145,8 @@ static void chain(int sig, siginfo_t *si, void *uctx)
 		return;
 	}
 	chaining++;
-	chain_old(sig, si, uctx);
+	pk_sigaction_chain(&old_segv, sig, si, uctx);
 	chaining--;
-}
-
-static void chain_old(int sig, siginfo_t *si, void *uctx)
-{
-	if ((old_segv.sa_flags & SA_SIGINFO) && old_segv.sa_sigaction) {
-		old_segv.sa_sigaction(sig, si, uctx);
-		return;
-	}
-	if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN) {
-		old_segv.sa_handler(sig);
-		return;
-	}
-	/* Returning re-executes the access, which now kills us. */
-	signal(SIGSEGV, SIG_DFL);
 }
 
 static void guard_segv(int sig, siginfo_t *si, void *uctx)

@@ -22,6 +22,7 @@
 #include <preempt/uaccess.h>
 
 #include "../debug/report.h"
+#include "../port/sigchain.h"
 #include "../port/uaccess.h"
 #include "mm_internal.h"
 
@@ -118,20 +119,6 @@ int pk_user_depopulate(void __user *addr, size_t size)
 
 /* ---- the handler ---- */
 
-static void chain(int sig, siginfo_t *si, void *uctx)
-{
-	if ((old_segv.sa_flags & SA_SIGINFO) && old_segv.sa_sigaction) {
-		old_segv.sa_sigaction(sig, si, uctx);
-		return;
-	}
-	if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN) {
-		old_segv.sa_handler(sig);
-		return;
-	}
-	/* Returning re-executes the access, which now kills us. */
-	signal(SIGSEGV, SIG_DFL);
-}
-
 /* A user copy faulted: populate the page, or make the copy stop. */
 static void user_copy_fault(void *addr, void *uctx)
 {
@@ -159,7 +146,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uctx)
 	else if (!pk_kmap_fault((unsigned long)si->si_addr,
 				pk_port_fault_write(uctx),
 				pk_port_fault_ip(uctx)))
-		chain(sig, si, uctx);
+		pk_sigaction_chain(&old_segv, sig, si, uctx);
 	pk_signal_exit();
 	errno = saved_errno;
 }

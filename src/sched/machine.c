@@ -83,18 +83,10 @@ size_t pk_machine_stack_size(void)
 	return stack_size;
 }
 
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 /* jiffies from the clock, so no CPU's tick is the machine's time. */
 unsigned long pk_jiffies(void)
 {
-	return (unsigned long)((now_ns() - boot_ns) /
+	return (unsigned long)((pk_now_ns() - boot_ns) /
 			       (1000000000L / machine_hz));
 }
 
@@ -665,7 +657,7 @@ int machine_boot(const struct machine_config *cfg)
 	set_rt_running(rt);
 	configure(cfg);
 	n = nr_cpus;
-	boot_ns = now_ns();
+	boot_ns = pk_now_ns();
 	pk_safepoint_scan();
 	cpus_up = 0;
 	if ((err = request_machine_irqs())) {

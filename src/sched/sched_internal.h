@@ -102,6 +102,15 @@ static inline void pk_raw_unlock(int *lock)
 		preempt_enable();                                              \
 	} while (0)
 
+/* The machine's clock, in ns: jiffies and busy-waits read it. */
+static inline long pk_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 static inline long pk_futex(unsigned int *uaddr, int op, unsigned int val,
 			    const struct timespec *timeout)
 {

@@ -265,25 +265,16 @@ unsigned long msecs_to_jiffies(unsigned int m)
 	return ((unsigned long)m * hz + 999) / 1000;
 }
 
-static unsigned long delay_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL +
-	       (unsigned long)ts.tv_nsec;
-}
-
 void ndelay(unsigned long nsecs)
 {
-	unsigned long end = delay_now_ns() + nsecs;
+	long end = pk_now_ns() + (long)nsecs;
 
 	/* Mostly relaxing, not reading the clock: a busy CPU, not a
 	 * syscall-bound one. */
 	do {
 		for (int i = 0; i < 64; i++)
 			pk_cpu_relax();
-	} while (delay_now_ns() < end);
+	} while (pk_now_ns() < end);
 }
 
 void msleep(unsigned int msecs)
