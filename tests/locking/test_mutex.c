@@ -78,7 +78,6 @@ static void mutex_held_at_exit_is_reported_and_released(void **state)
 	assert_false(mutex_is_locked(&m));
 }
 
-
 /*
  * ---- fairness ----
  * One vCPU, no preemption: the hog releases and takes the lock again

@@ -13,6 +13,16 @@
  * taken at that interrupt's return -- unless the interrupted task is in
  * host code or called back from it.  The witness notes whether it ever ran
  * while the other task was inside such a region.
+ *
+ * Where the region is a call into host code, its flag is set and cleared
+ * in our own code around the call: a tick landing on those few
+ * instructions (or the PLT stub) may preempt, rightly, with the flag set.
+ * That can happen at most once an edge, while a broken rule preempts at
+ * every tick of the region; so such a case allows two witness runs inside
+ * and makes sure its region spans at least REGION_MIN_TICKS ticks.  Under
+ * qemu-user, which takes a signal only where a translated block starts,
+ * an edge is hit about once in fifteen runs.  A callback sets its flag
+ * inside the callback, where no preemption is right: no allowance.
  */
 
 #define _GNU_SOURCE
@@ -25,10 +35,14 @@
 #include <preempt/delay.h>
 #include <preempt/sched.h>
 
+#define REGION_MIN_TICKS 6
+#define EDGE_ALLOWANCE 2
+
 struct witness {
-	volatile int region;	   /* the task under test is inside it */
-	volatile long runs;	   /* witness wake-ups */
-	volatile long runs_inside; /* ... that happened while region */
+	volatile int region;	    /* the task under test is inside it */
+	volatile long region_ticks; /* jiffies from its start to its end */
+	volatile long runs;	    /* witness wake-ups */
+	volatile long runs_inside;  /* ... that happened while region */
 };
 
 static int witness_fn(void *arg)
@@ -52,7 +66,43 @@ static long sp_now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* Spins in our own code until @ticks jiffies have passed. */
+/*
+ * Busy for about @ms milliseconds in our own code only: reading a clock
+ * would spend most of the time in the library or the vDSO, where a tick is
+ * deferred anyway, and leave a broken rule few chances to show.
+ */
+static unsigned long spins_per_ms;
+
+static void spin_own(unsigned long n)
+{
+	for (volatile unsigned long i = 0; i < n; i++)
+		;
+}
+
+static void calibrate_spin_own(void)
+{
+	const unsigned long n = 1000000;
+	long best = -1;
+
+	if (spins_per_ms)
+		return;
+	for (int i = 0; i < 3; i++) { /* the fastest: no host preemption */
+		long t0 = sp_now_ns(), t;
+
+		spin_own(n);
+		t = sp_now_ns() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	spins_per_ms = n * 1000000UL / (unsigned long)(best > 0 ? best : 1);
+}
+
+static void spin_own_ms(unsigned long ms)
+{
+	spin_own(ms * spins_per_ms);
+}
+
+/* Spins until @ticks jiffies have passed (mostly in the library). */
 static void spin_ticks(unsigned long ticks)
 {
 	unsigned long end = jiffies + ticks;
@@ -74,7 +124,7 @@ static int compare_slowly(const void *a, const void *b)
 
 	sp_ctx->w.region = 1;
 	/* Long enough for several ticks to land here, in our own code. */
-	spin_ticks(5);
+	spin_own_ms(6);
 	sp_ctx->w.region = 0;
 	return *(const int *)a - *(const int *)b;
 }
@@ -115,13 +165,17 @@ static void keep(void *buf)
 static int libc_task(void *arg)
 {
 	struct case_ctx *c = arg;
+	unsigned long start;
 	long before;
 
 	spin_ticks(3);
+	start = jiffies;
+
 	c->w.region = 1;
 	memset(c->libc_buf, (int)c->w.runs, c->libc_bytes); /* many ticks */
 	keep(c->libc_buf);
 	c->w.region = 0;
+	c->w.region_ticks = (long)(jiffies - start);
 	before = c->w.runs;
 	c->error = witness_runs_after(c, before);
 	return 0;
@@ -130,35 +184,54 @@ static int libc_task(void *arg)
 static int library_task(void *arg)
 {
 	struct case_ctx *c = arg;
+	unsigned long start;
 	long before;
 
 	spin_ticks(3);
+	start = jiffies;
+
 	c->w.region = 1;
-	mdelay(8); /* the library's own busy loop, many ticks */
+	mdelay(REGION_MIN_TICKS + 2); /* the library's own busy loop */
 	c->w.region = 0;
+	c->w.region_ticks = (long)(jiffies - start);
 	before = c->w.runs;
 	c->error = witness_runs_after(c, before);
 	return 0;
 }
 
 /*
- * A buffer whose memset() takes at least 8 ms (8 ticks), measured with
+ * A buffer whose memset() takes at least 10 ms (10 ticks, more than
+ * REGION_MIN_TICKS), measured with
  * its pages already touched, so the time is libc's, not page faults'.
  */
+/* The fastest of three: a descheduled host thread only makes one slower. */
+static long memset_ns(char *buf, size_t bytes)
+{
+	long best = -1;
+
+	for (int i = 0; i < 3; i++) {
+		long t0 = sp_now_ns(), t;
+
+		memset(buf, 2 + i, bytes);
+		keep(buf);
+		t = sp_now_ns() - t0;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
 static void libc_region_buffer(struct case_ctx *c)
 {
 	for (size_t bytes = 16 << 20; bytes <= (size_t)1 << 30; bytes *= 2) {
 		char *buf = malloc(bytes);
-		long t0;
 
 		if (!buf)
 			return;
 		memset(buf, 1, bytes);
 		keep(buf);
-		t0 = sp_now_ns();
-		memset(buf, 2, bytes);
-		keep(buf);
-		if (sp_now_ns() - t0 >= 8000000L || bytes == (size_t)1 << 30) {
+		if (memset_ns(buf, bytes) >= 10000000L ||
+		    bytes == (size_t)1 << 30) {
 			c->libc_buf = buf;
 			c->libc_bytes = bytes;
 			return;
@@ -172,7 +245,8 @@ static void libc_region_buffer(struct case_ctx *c)
  * every tick.  The witness must not run inside the region and must run
  * after it.
  */
-static const char *run_case(int (*fn)(void *), struct case_ctx *c)
+static const char *run_case(int (*fn)(void *), struct case_ctx *c,
+			    long allowance)
 {
 	struct machine_config cfg = {
 		.nr_cpus = 1, .hz = 1000, .model = PREEMPT_MODEL_FULL};
@@ -180,6 +254,7 @@ static const char *run_case(int (*fn)(void *), struct case_ctx *c)
 	static char msg[128];
 
 	sp_ctx = c;
+	calibrate_spin_own();
 	if (machine_boot(&cfg))
 		return "machine_boot failed";
 	witness = kthread_create(witness_fn, &c->w, "witness");
@@ -189,11 +264,17 @@ static const char *run_case(int (*fn)(void *), struct case_ctx *c)
 	kthread_stop(t);
 	kthread_stop(witness);
 	machine_shutdown();
-	if (c->w.runs_inside) {
+	if (c->w.runs_inside > allowance) {
 		snprintf(msg, sizeof(msg),
 			 "preempted inside host code or a callback from it "
-			 "(%ld of %ld witness runs)",
-			 c->w.runs_inside, c->w.runs);
+			 "(%ld of %ld witness runs, %ld allowed at the edges)",
+			 c->w.runs_inside, c->w.runs, allowance);
+		return msg;
+	}
+	if (allowance && c->w.region_ticks < REGION_MIN_TICKS) {
+		snprintf(msg, sizeof(msg),
+			 "the region lasted %ld ticks, too few to judge (%d)",
+			 c->w.region_ticks, REGION_MIN_TICKS);
 		return msg;
 	}
 	return c->error;
@@ -204,7 +285,7 @@ static const char *case_callback_from_libc(void)
 {
 	struct case_ctx c = {0};
 
-	return run_case(qsort_task, &c);
+	return run_case(qsort_task, &c, 0);
 }
 
 /* Inside libc itself: memset() of a buffer that takes many ticks. */
@@ -216,7 +297,7 @@ static const char *case_inside_libc(void)
 	libc_region_buffer(&c);
 	if (!c.libc_buf)
 		return "no memory for the libc region";
-	error = run_case(libc_task, &c);
+	error = run_case(libc_task, &c, EDGE_ALLOWANCE);
 	free(c.libc_buf);
 	return error;
 }
@@ -226,7 +307,7 @@ static const char *case_inside_library(void)
 {
 	struct case_ctx c = {0};
 
-	return run_case(library_task, &c);
+	return run_case(library_task, &c, EDGE_ALLOWANCE);
 }
 
 /* ---- the soak: tasks in malloc/free/snprintf loops, preempted ---- */

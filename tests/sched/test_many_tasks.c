@@ -99,8 +99,8 @@ static void many_tasks_fit_the_mapping_limit(void **state)
 	printf("%d tasks, guards by %s: %d host mappings more (%.4f a task), "
 	       "created in %ld ms, run and stopped in %ld ms, max RSS %ld "
 	       "MiB\n",
-	       nr, markers ? "markers" : "mprotect", grown,
-	       (double)grown / nr, t1 - t0, t2 - t1, rss_kib() / 1024);
+	       nr, markers ? "markers" : "mprotect", grown, (double)grown / nr,
+	       t1 - t0, t2 - t1, rss_kib() / 1024);
 	/* Markers: 64 stacks a region, and neighbouring regions merge. */
 	if (markers)
 		assert_true(grown <= nr / 64 + 16);
@@ -111,9 +111,8 @@ static void many_tasks_fit_the_mapping_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(
-			many_tasks_fit_the_mapping_limit,
-			machine_teardown),
+		cmocka_unit_test_teardown(many_tasks_fit_the_mapping_limit,
+					  machine_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
