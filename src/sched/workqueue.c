@@ -215,6 +215,22 @@ static void move_linked_works(struct work_struct *work, struct list_head *src,
 	}
 }
 
+static void enter_idle(struct worker *w)
+{
+	w->idle = true;
+	list_add(&w->node, &w->pool->idle_list); /* LIFO: the warmest */
+	w->pool->nr_idle++;
+}
+
+static void leave_idle(struct worker *w)
+{
+	if (!w->idle)
+		return;
+	w->idle = false;
+	list_del_init(&w->node);
+	w->pool->nr_idle--;
+}
+
 static int worker_fn(void *arg);
 
 /* Task or thread context: may allocate. */
@@ -248,6 +264,8 @@ static struct worker *create_worker(struct worker_pool *pool)
 	pk_lock_irqsave(&pool->lock, flags);
 	list_add_tail(&w->all, &pool->workers);
 	pool->nr_workers++;
+	/* Idle from birth: the spare its maker wanted, even before it runs. */
+	enter_idle(w);
 	pk_unlock_irqrestore(&pool->lock, flags);
 	wake_up_process(w->task);
 	return w;
@@ -360,22 +378,6 @@ static void process_scheduled_works(struct worker *w, unsigned long *flags)
 				 flags);
 }
 
-static void enter_idle(struct worker *w)
-{
-	w->idle = true;
-	list_add(&w->node, &w->pool->idle_list); /* LIFO: the warmest */
-	w->pool->nr_idle++;
-}
-
-static void leave_idle(struct worker *w)
-{
-	if (!w->idle)
-		return;
-	w->idle = false;
-	list_del_init(&w->node);
-	w->pool->nr_idle--;
-}
-
 static int worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -383,6 +385,7 @@ static int worker_fn(void *arg)
 	unsigned long flags;
 
 	pk_lock_irqsave(&pool->lock, flags);
+	leave_idle(w);
 	for (;;) {
 		if (!need_more_worker(pool)) {
 			enter_idle(w);
