@@ -278,6 +278,17 @@ static int killable_sleeper(void *arg)
 	return fatal_signal_pending(current) ? 1 : 0;
 }
 
+/* The signal itself must end the wait: kthread_stop() would wake it too. */
+static void wait_for_result(void)
+{
+	long t0 = now_ms();
+
+	while (!__atomic_load_n(&sig_result, __ATOMIC_SEQ_CST) &&
+	       now_ms() - t0 < 20000)
+		msleep(1);
+	assert_int_equal(sig_result, -ERESTARTSYS);
+}
+
 static void wait_for_sleep(struct task_struct *k, unsigned int state)
 {
 	while (__atomic_load_n(&k->__state, __ATOMIC_SEQ_CST) != state)
@@ -296,6 +307,7 @@ static void signal_ends_interruptible_wait(void **state)
 	get_task_struct(k);
 	wait_for_sleep(k, TASK_INTERRUPTIBLE);
 	assert_int_equal(send_sig(SIGUSR1, k, 0), 0);
+	wait_for_result();
 	assert_int_equal(kthread_stop(k), 1);
 	assert_int_equal(sig_result, -ERESTARTSYS);
 	assert_true(k->flags & PF_KTHREAD);
@@ -321,6 +333,7 @@ static void only_sigkill_ends_killable_wait(void **state)
 			 TASK_KILLABLE);
 	assert_int_equal(sig_result, 0);
 	send_sig(SIGKILL, k, 0);
+	wait_for_result();
 	assert_int_equal(kthread_stop(k), 1);
 	assert_int_equal(sig_result, -ERESTARTSYS);
 }
