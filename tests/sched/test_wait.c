@@ -230,9 +230,14 @@ static int exclusive_waiter(void *arg)
 	return 0;
 }
 
-static int woken_now(void)
+/* At least @n woke (waited for); then a wrong count would show in 100 ms. */
+static int woken_after(int n)
 {
-	/* A wrong count would show within a second; the right one holds. */
+	long t0 = now_ms();
+
+	while (__atomic_load_n(&woken_waiters, __ATOMIC_SEQ_CST) < n &&
+	       now_ms() - t0 < 20000)
+		msleep(1);
 	msleep(100);
 	return __atomic_load_n(&woken_waiters, __ATOMIC_SEQ_CST);
 }
@@ -250,9 +255,9 @@ static void exclusive_sleepers_are_woken_by_count(void **state)
 	while (__atomic_load_n(&queued_waiters, __ATOMIC_SEQ_CST) < 4)
 		msleep(1);
 	wake_up(&xq);
-	assert_int_equal(woken_now(), 1);
+	assert_int_equal(woken_after(1), 1);
 	wake_up_nr(&xq, 2);
-	assert_int_equal(woken_now(), 3);
+	assert_int_equal(woken_after(3), 3);
 	wake_up_all(&xq);
 	for (int i = 0; i < 4; i++)
 		kthread_stop(k[i]);
