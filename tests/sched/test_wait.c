@@ -333,7 +333,14 @@ static void only_sigkill_ends_killable_wait(void **state)
 	k = kthread_run(killable_sleeper, NULL, "kill");
 	wait_for_sleep(k, TASK_KILLABLE);
 	send_sig(SIGUSR1, k, 0);
+	/* Woken for another reason, it looks and sleeps on. */
+	wake_up(&sq);
 	msleep(50);
+	for (long t0 = now_ms(); now_ms() - t0 < 20000; msleep(1))
+		if (__atomic_load_n(&k->__state, __ATOMIC_SEQ_CST) ==
+			    TASK_KILLABLE ||
+		    __atomic_load_n(&sig_result, __ATOMIC_SEQ_CST))
+			break;
 	assert_int_equal(__atomic_load_n(&k->__state, __ATOMIC_SEQ_CST),
 			 TASK_KILLABLE);
 	assert_int_equal(sig_result, 0);

@@ -87,15 +87,20 @@ static void queued_work_runs_in_a_bound_worker(void **state)
 
 /*
  * Concurrency management: on one CPU, the first item sleeps until the
- * second has run.  Without a hand-over at the sleep, the second waits
- * behind the first for ever (here: the long timeout fails the test).
+ * second has run.  The second is queued while the first still runs (so
+ * queueing wakes nobody): only the first's sleep can hand over.  Without
+ * that, the second waits behind the first for ever (here: the long
+ * timeout fails the test).
  */
 static struct item cm_a, cm_b;
+static int b_queued;
 
 static void cm_sleeper(struct work_struct *work)
 {
 	(void)work;
 	complete(&cm_a.started);
+	while (!__atomic_load_n(&b_queued, __ATOMIC_SEQ_CST))
+		__asm__ __volatile__("" ::: "memory");
 	cm_a.runs = wait_for_completion_timeout(&cm_b.done, LONG_WAIT) > 0;
 	complete(&cm_a.done);
 }
@@ -103,12 +108,14 @@ static void cm_sleeper(struct work_struct *work)
 static void sleeping_worker_hands_over(enum preempt_model model)
 {
 	pk_boot_online(1, model);
+	b_queued = 0;
 	item_init(&cm_a, false);
 	item_init(&cm_b, false);
 	INIT_WORK(&cm_a.work, cm_sleeper);
 	assert_true(queue_work(system_wq, &cm_a.work));
 	wait_done(&cm_a.started);
 	assert_true(queue_work(system_wq, &cm_b.work));
+	__atomic_store_n(&b_queued, 1, __ATOMIC_SEQ_CST);
 	wait_done(&cm_a.done);
 	assert_int_equal(cm_a.runs, 1); /* b ran while a slept */
 	assert_int_equal(captured.nr, 0);
