@@ -151,15 +151,12 @@ long prepare_to_wait_event(wait_queue_head_t *wq, struct wait_queue_entry *wait,
 	pk_lock_irqsave(&wq->lock, flags);
 	if (signal_pending_state(state, current)) {
 		/*
-		 * An exclusive waiter leaving must not swallow a wake-up
-		 * meant for one of us: the caller's finish_wait() only
-		 * dequeues, so pass it on to the next exclusive waiter.
+		 * Off the queue under its lock: a wake-up after this picks
+		 * another exclusive waiter.  One that picked us already
+		 * made the condition true, which the caller tests first.
 		 */
-		if (entry_queued(wait)) {
+		if (entry_queued(wait))
 			list_del_init(&wait->entry);
-			if (wait->flags & WQ_FLAG_EXCLUSIVE)
-				__wake_up_locked(wq, TASK_NORMAL, 1);
-		}
 		ret = -ERESTARTSYS;
 	} else {
 		queue_and_set_state(wq, wait, state,
