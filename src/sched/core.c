@@ -516,7 +516,11 @@ static void worker_running(struct task_struct *p)
 void schedule(void)
 {
 	struct task_struct *p = pk_current;
-	bool worker = p && (p->flags & PF_WQ_WORKER) && in_task();
+	/* Not on the way out: do_task_dead() is no sleep, and the worker's
+	 * pool may already have freed what pk_worker points to. */
+	bool worker =
+		p && (p->flags & (PF_WQ_WORKER | PF_EXITING)) == PF_WQ_WORKER &&
+		in_task();
 
 	/* Only a real sleep tells the pool: it may start another worker. */
 	if (worker &&

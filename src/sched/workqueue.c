@@ -421,6 +421,9 @@ static int worker_fn(void *arg)
 		set_counted(w, false);
 	}
 	pk_unlock_irqrestore(&pool->lock, flags);
+	/* pool_stop() frees @w once we have exited. */
+	current->flags &= ~PF_WQ_WORKER;
+	current->pk_worker = NULL;
 	return 0;
 }
 
