@@ -28,8 +28,19 @@
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 #define TASK_DEAD 0x0080
+#define TASK_WAKEKILL 0x0100
+#define TASK_NOLOAD 0x0400
 #define TASK_NEW 0x0800
 #define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+#define TASK_KILLABLE (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
+#define TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
+
+/* task_struct.flags: the kernel's PF_* values that mean something here. */
+#define PF_IDLE 0x00000002	/* a CPU's idle task */
+#define PF_EXITING 0x00000004	/* on its way out */
+#define PF_WQ_WORKER 0x00000020 /* a workqueue worker: see wq hooks */
+#define PF_NOFREEZE 0x00008000	/* accepted; nothing freezes */
+#define PF_KTHREAD 0x00200000	/* made by kthread_create() */
 
 #define TASK_COMM_LEN 16
 #define MAX_RT_PRIO 100
@@ -54,6 +65,7 @@ typedef uint64_t cpumask_t; /* bit n: CPU n (PK_NR_CPUS is 64) */
  */
 struct task_struct {
 	unsigned int __state;
+	unsigned int flags; /* PF_* */
 	char comm[TASK_COMM_LEN];
 	int pid;
 	int prio;   /* 0..99 real-time (lower is more urgent), 120 normal */
@@ -90,7 +102,9 @@ struct task_struct {
 	int pagefault_disabled; /* pagefault_disable() depth (uaccess.h) */
 	void *pk_kmap_ctrl;	/* mm: this task's kmap_local slots */
 	unsigned long
-		pk_stack_top; /* its entry's frame: where its code starts */
+		pk_stack_top;	/* its entry's frame: where its code starts */
+	uint64_t pk_sigpending; /* bit sig-1: signal sig sent, not flushed */
+	void *pk_worker;	/* the workqueue worker this task is, if any */
 };
 
 /**
@@ -128,6 +142,62 @@ void put_task_struct(struct task_struct *p);
 static inline int task_pid_nr(const struct task_struct *p)
 {
 	return p->pid;
+}
+
+/**
+ * wake_up_state() - wake @p if its state is one of @state
+ *
+ * Any context, interrupts included.  Returns 1 if it woke @p.
+ */
+int wake_up_state(struct task_struct *p, unsigned int state);
+
+/* ---- signals: a flag per signal on the task; nothing is delivered ---- */
+
+/**
+ * send_sig() - make signal @sig (1..64; SIGKILL is fatal) pending on @p
+ * and wake it from an interruptible (or, for SIGKILL, killable) sleep
+ * @priv: accepted, as the kernel's
+ *
+ * Any context, interrupts included.  The signal stays pending until
+ * flush_signals(): kernel threads read it with signal_pending(), as
+ * kthreads that allow_signal() do.  Returns 0, or -EINVAL for a bad @sig.
+ */
+int send_sig(int sig, struct task_struct *p, int priv);
+
+/** flush_signals() - forget @p's pending signals.  Task context. */
+void flush_signals(struct task_struct *p);
+
+/** signal_pending() - is a signal pending on @p?  Any context. */
+static inline bool signal_pending(struct task_struct *p)
+{
+	return __atomic_load_n(&p->pk_sigpending, __ATOMIC_SEQ_CST) != 0;
+}
+
+/** __fatal_signal_pending() - is SIGKILL pending on @p?  Any context. */
+static inline bool __fatal_signal_pending(struct task_struct *p)
+{
+	return __atomic_load_n(&p->pk_sigpending, __ATOMIC_SEQ_CST) &
+	       (1ULL << (9 - 1)); /* SIGKILL */
+}
+
+/** fatal_signal_pending() - as __fatal_signal_pending().  Any context. */
+static inline bool fatal_signal_pending(struct task_struct *p)
+{
+	return __fatal_signal_pending(p);
+}
+
+/**
+ * signal_pending_state() - would a signal pending on @p end a sleep in
+ * @state?  Interruptible sleeps end on any, killable ones on SIGKILL.
+ */
+static inline bool signal_pending_state(unsigned int state,
+					struct task_struct *p)
+{
+	if (!(state & (TASK_INTERRUPTIBLE | TASK_WAKEKILL)))
+		return false;
+	if (!signal_pending(p))
+		return false;
+	return (state & TASK_INTERRUPTIBLE) || __fatal_signal_pending(p);
 }
 
 /** set_current_state() - set the running task's state, with a barrier. */
@@ -205,6 +275,14 @@ int kthread_stop(struct task_struct *k);
 
 /** kthread_should_stop() - has kthread_stop() been called on us?  Task. */
 bool kthread_should_stop(void);
+
+/** kthread_data() - the @data a kthread @k was created with.  Any context. */
+void *kthread_data(struct task_struct *k);
+
+/** kthread_create_on_cpu() - kthread_create() bound to @cpu.  As it. */
+struct task_struct *kthread_create_on_cpu(int (*fn)(void *data), void *data,
+					  unsigned int cpu,
+					  const char *namefmt);
 
 /** kthread_bind() - pin a not yet started kthread to @cpu. */
 void kthread_bind(struct task_struct *k, int cpu);

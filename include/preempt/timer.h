@@ -29,6 +29,13 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
 int mod_timer(struct timer_list *t, unsigned long expires);
 /** add_timer() - arm a timer that is not pending. */
 void add_timer(struct timer_list *t);
+/**
+ * add_timer_on() - arm @t for its expires on vCPU @cpu
+ *
+ * Any context, any thread, while a machine runs (its function runs on
+ * @cpu).
+ */
+void add_timer_on(struct timer_list *t, int cpu);
 /** timer_pending() - is @t armed?  Any context. */
 bool timer_pending(const struct timer_list *t);
 /** del_timer() - disarm @t; returns 1 if it was pending.  Any context. */

@@ -64,4 +64,17 @@ bool pk_on_irq_stack(void);
  * stack settings, not those of the thread it was set up on. */
 void pk_irq_stack_fix_frame(void *uctx);
 
+/*
+ * irq_work (irq_work.c): the machine requests PK_IRQ_WORK_IRQ with
+ * pk_irq_work_interrupt() as handler, says so with pk_irq_work_online(),
+ * and runs pk_irq_work_tick() from every tick.  pk_irq_work_queue_cpu()
+ * queues on irq-layer CPU @cpu; @remote: sent at once even if lazy.
+ */
+#define PK_IRQ_WORK_IRQ 60
+struct irq_work;
+void pk_irq_work_online(bool up);
+irqreturn_t pk_irq_work_interrupt(int irq, void *dev);
+void pk_irq_work_tick(void);
+bool pk_irq_work_queue_cpu(struct irq_work *work, int cpu, bool remote);
+
 #endif /* PK_IRQ_IRQ_H */

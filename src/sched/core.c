@@ -36,6 +36,7 @@
 #include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
+#include "../irq/irq.h"
 #include "../port/switch.h"
 #include "sched_internal.h"
 
@@ -353,6 +354,11 @@ static void __schedule(bool preempt)
 	prev = rq->curr;
 
 	/* A dead task leaves for good, even if preempted on its way out. */
+	/* A signal that the sleep admits ends it before it begins. */
+	if (!preempt && prev->__state != TASK_RUNNING &&
+	    signal_pending_state(prev->__state, prev))
+		__atomic_store_n(&prev->__state, TASK_RUNNING,
+				 __ATOMIC_RELAXED);
 	if ((!preempt && prev->__state != TASK_RUNNING) ||
 	    prev->__state == TASK_DEAD)
 		prev->pk_on_rq = 0; /* going to sleep */
@@ -443,6 +449,11 @@ bool pk_host_park(long long deadline_ns)
 		struct timespec now, rel;
 		long long left;
 
+		/* A signal sent before the state was set woke nobody. */
+		if (signal_pending_state(state, p)) {
+			__set_current_state(TASK_RUNNING);
+			return true;
+		}
 		if (!deadline_ns) {
 			pk_futex(&p->__state, FUTEX_WAIT_PRIVATE, state, NULL);
 			continue;
@@ -476,9 +487,51 @@ static void schedule_common(bool preempt)
 	} while (need_resched());
 }
 
+/*
+ * A workqueue implementation's view of its workers sleeping and waking
+ * (the kernel's sched_submit_work() / sched_update_worker()).  The
+ * library's own workers go to workqueue.c; a program that brings its own
+ * workqueue code (kernel/workqueue.c style) defines these two, and its
+ * PF_WQ_WORKER tasks are reported to it.
+ */
+extern void wq_worker_sleeping(struct task_struct *task) __attribute__((weak));
+extern void wq_worker_running(struct task_struct *task) __attribute__((weak));
+
+static void worker_sleeping(struct task_struct *p)
+{
+	if (p->pk_worker)
+		pk_wq_worker_sleeping(p);
+	else if (wq_worker_sleeping)
+		wq_worker_sleeping(p);
+}
+
+static void worker_running(struct task_struct *p)
+{
+	if (p->pk_worker)
+		pk_wq_worker_running(p);
+	else if (wq_worker_running)
+		wq_worker_running(p);
+}
+
 void schedule(void)
 {
+	struct task_struct *p = pk_current;
+	/* Not on the way out: do_task_dead() is no sleep, and the worker's
+	 * pool may already have freed what pk_worker points to. */
+	bool worker =
+		p && (p->flags & (PF_WQ_WORKER | PF_EXITING)) == PF_WQ_WORKER &&
+		in_task();
+
+	/* Only a real sleep tells the pool: it may start another worker. */
+	if (worker &&
+	    __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST) != TASK_RUNNING) {
+		preempt_disable();
+		worker_sleeping(p);
+		preempt_enable_no_resched();
+	}
 	schedule_common(false);
+	if (worker)
+		worker_running(p);
 }
 
 /* A reschedule from a preemption point of kind @kind. */
@@ -712,6 +765,11 @@ int wake_up_process(struct task_struct *p)
 	return try_to_wake_up(p, TASK_NORMAL | TASK_NEW);
 }
 
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state);
+}
+
 /* ---- idle balancing ---- */
 
 /* A queued task of @src that may move to @cpu, or NULL. */
@@ -795,10 +853,18 @@ bool pk_need_resched_lazy(void)
 	return rq && __atomic_load_n(&rq->lazy_resched, __ATOMIC_RELAXED);
 }
 
+/* A program's own kernel/irq_work.c, if it brings one. */
+extern void irq_work_tick(void) __attribute__((weak));
+
 void pk_sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	struct task_struct *next;
+
+	/* update_process_times()'s order: lazy irq_work, then timers. */
+	pk_irq_work_tick();
+	if (irq_work_tick)
+		irq_work_tick();
 
 	if (pk_timers_due(rq))
 		raise_timer_softirq(TIMER_SOFTIRQ);

@@ -252,6 +252,7 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 		return NULL;
 	}
 	p->__state = TASK_NEW;
+	p->flags = PF_KTHREAD;
 	p->pk_fn = fn;
 	p->pk_data = data;
 	p->cpu = p->pid % nr_cpus;
@@ -261,6 +262,24 @@ struct task_struct *kthread_create(int (*fn)(void *data), void *data,
 	list_add_tail(&node->node, &all_tasks);
 	pk_unlock_irqrestore(&tasks_lock, flags);
 	return p;
+}
+
+struct task_struct *kthread_create_on_cpu(int (*fn)(void *data), void *data,
+					  unsigned int cpu, const char *namefmt)
+{
+	struct task_struct *p;
+
+	if ((int)cpu >= num_online_cpus())
+		return NULL;
+	p = kthread_create(fn, data, namefmt, cpu);
+	if (p)
+		kthread_bind(p, (int)cpu);
+	return p;
+}
+
+void *kthread_data(struct task_struct *k)
+{
+	return k->pk_data;
 }
 
 static DECLARE_WAIT_QUEUE_HEAD(exit_wq);
@@ -342,10 +361,11 @@ void pk_task_exit(int code)
 		preempt_count_set(0);
 	}
 	p->pk_exit_code = code;
+	__atomic_or_fetch(&p->flags, PF_EXITING, __ATOMIC_RELAXED);
 	preempt_disable();
 	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&p->pk_exited, 1, __ATOMIC_SEQ_CST);
-	wake_up(&exit_wq);
+	wake_up_all(&exit_wq);
 	preempt_enable_no_resched();
 	schedule();
 	BUG(); /* a dead task is never picked again */
@@ -496,6 +516,14 @@ static irqreturn_t resched_interrupt(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
+static irqreturn_t call_function_interrupt(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	pk_smp_call_ipi();
+	return IRQ_HANDLED;
+}
+
 static void rq_init(struct rq *rq, int cpu)
 {
 	memset(rq, 0, sizeof(*rq));
@@ -509,6 +537,7 @@ static void rq_init(struct rq *rq, int cpu)
 	rq->curr = rq->idle;
 	snprintf(rq->idle_task.comm, TASK_COMM_LEN, "swapper/%d", cpu);
 	rq->idle_task.prio = IDLE_PRIO;
+	rq->idle_task.flags = PF_IDLE | PF_KTHREAD;
 	rq->idle_task.cpu = cpu;
 	rq->idle_task.pk_on_rq = 1;
 	rq->idle_task.pk_on_cpu = 1;
@@ -613,6 +642,8 @@ static const struct {
 	{PK_TICK_IRQ, tick_interrupt, "timer"},
 	{PK_RESCHED_IRQ, resched_interrupt, "resched"},
 	{PK_HRTIMER_IRQ, hrtimer_interrupt, "hrtimer"},
+	{PK_CALL_FUNC_IRQ, call_function_interrupt, "call-function"},
+	{PK_IRQ_WORK_IRQ, pk_irq_work_interrupt, "irq_work"},
 };
 
 #define NR_MACHINE_IRQS (sizeof(machine_irqs) / sizeof(machine_irqs[0]))
@@ -683,6 +714,8 @@ int machine_boot(const struct machine_config *cfg)
 			start_ktimers(i);
 	}
 	pk_irq_threads_start(); /* only now can threads run anywhere */
+	pk_irq_work_online(true);
+	pk_workqueue_init();
 	return 0;
 }
 
@@ -739,6 +772,7 @@ void machine_shutdown(void)
 		if (busy)
 			usleep(1000);
 	} while (busy);
+	pk_workqueue_exit();   /* its idle workers, after their last items */
 	pk_irq_threads_stop(); /* of lines still requested */
 	for (int i = 0; i < nr_cpus; i++) {
 		stop_ktimers(i);
@@ -753,6 +787,7 @@ void machine_shutdown(void)
 		pthread_join(vcpu_threads[i], NULL);
 	}
 	pk_report_flush(); /* what the vCPUs' handlers left */
+	pk_irq_work_online(false);
 	free_machine_irqs();
 	put_exited_kthreads();
 	set_rt_running(false);

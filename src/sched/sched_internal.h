@@ -15,10 +15,11 @@
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 
-#define PK_TICK_IRQ 63	  /* the local timer interrupt of every vCPU */
-#define PK_RESCHED_IRQ 62 /* the reschedule IPI */
-#define PK_HRTIMER_IRQ 61 /* the high-resolution timer of every vCPU */
-#define PK_SLICE_TICKS 3  /* normal-class time slice */
+#define PK_TICK_IRQ 63	    /* the local timer interrupt of every vCPU */
+#define PK_RESCHED_IRQ 62   /* the reschedule IPI */
+#define PK_HRTIMER_IRQ 61   /* the high-resolution timer of every vCPU */
+#define PK_CALL_FUNC_IRQ 59 /* smp_call_function*()'s IPI */
+#define PK_SLICE_TICKS 3    /* normal-class time slice */
 #define PK_RR_SLICE_TICKS 100
 
 struct timer_list;
@@ -149,5 +150,14 @@ bool pk_safe_to_preempt(const void *uctx, unsigned long stack_top);
 void pk_safepoint_scan(void);
 void pk_irq_threads_start(void);
 void pk_irq_threads_stop(void);
+
+/* workqueue.c: its workers' sleeps and wake-ups, from schedule(); its
+ * pools' life with the machine's. */
+void pk_wq_worker_sleeping(struct task_struct *p);
+void pk_wq_worker_running(struct task_struct *p);
+void pk_workqueue_init(void);
+void pk_workqueue_exit(void);
+/* smp.c: the call-function IPI, in hardirq context on the target. */
+void pk_smp_call_ipi(void);
 
 #endif /* PK_SCHED_INTERNAL_H */

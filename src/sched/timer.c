@@ -73,18 +73,12 @@ int del_timer(struct timer_list *t)
 	return was;
 }
 
-int mod_timer(struct timer_list *t, unsigned long expires)
+/* Interrupts off, @t detached: arm it on @rq. */
+static void enqueue_timer(struct rq *rq, struct timer_list *t,
+			  unsigned long expires)
 {
-	struct rq *rq = pk_this_rq;
 	struct timer_list *pos, *n;
-	unsigned long flags;
-	int was;
 
-	if (WARN_ON_ONCE(!rq))
-		return 0;
-	local_irq_save(flags);
-	was = detach_timer(t);
-	rq = pk_this_rq; /* interrupts are off: we stay on this vCPU */
 	pk_raw_lock(&rq->timer_lock);
 	t->expires = expires;
 	list_for_each_entry_safe(pos, n, &rq->timers,
@@ -93,8 +87,34 @@ int mod_timer(struct timer_list *t, unsigned long expires)
 	list_add_tail(&t->entry, &pos->entry);
 	__atomic_store_n(&t->cpu, rq->cpu, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->timer_lock);
+}
+
+int mod_timer(struct timer_list *t, unsigned long expires)
+{
+	unsigned long flags;
+	int was;
+
+	if (WARN_ON_ONCE(!pk_this_rq))
+		return 0;
+	local_irq_save(flags);
+	was = detach_timer(t);
+	/* Interrupts are off: we stay on this vCPU. */
+	enqueue_timer(pk_this_rq, t, expires);
 	local_irq_restore(flags);
 	return was;
+}
+
+void add_timer_on(struct timer_list *t, int cpu)
+{
+	struct rq *rq = pk_cpu_rq(cpu);
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(!rq))
+		return;
+	local_irq_save(flags);
+	detach_timer(t);
+	enqueue_timer(rq, t, t->expires);
+	local_irq_restore(flags);
 }
 
 void add_timer(struct timer_list *t)

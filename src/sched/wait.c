@@ -11,21 +11,159 @@ void init_waitqueue_head(wait_queue_head_t *wq)
 	INIT_LIST_HEAD(&wq->head);
 }
 
+int default_wake_function(struct wait_queue_entry *wq_entry, unsigned int mode,
+			  int flags, void *key)
+{
+	(void)flags;
+	(void)key;
+	return wake_up_state(wq_entry->task, mode);
+}
+
+int autoremove_wake_function(struct wait_queue_entry *wq_entry,
+			     unsigned int mode, int flags, void *key)
+{
+	int ret = default_wake_function(wq_entry, mode, flags, key);
+
+	/* Off the queue only if woken: a sleeper in another state stays. */
+	if (ret)
+		list_del_init(&wq_entry->entry);
+	return ret;
+}
+
+void init_wait_entry(struct wait_queue_entry *wq_entry, int flags)
+{
+	wq_entry->flags = (unsigned int)flags;
+	wq_entry->private = current;
+	wq_entry->func = autoremove_wake_function;
+	INIT_LIST_HEAD(&wq_entry->entry);
+}
+
+static bool entry_queued(const struct wait_queue_entry *w)
+{
+	return w->entry.next && !list_empty(&w->entry);
+}
+
+/* Non-exclusive entries go after the others of their kind, before the
+ * first exclusive one: FIFO among themselves (the sleeping locks rely on
+ * it) and all woken before a wake-up's exclusive count runs out. */
+static void add_nonexclusive(wait_queue_head_t *wq, struct wait_queue_entry *w)
+{
+	struct wait_queue_entry *pos, *n;
+
+	w->flags &= ~WQ_FLAG_EXCLUSIVE;
+	list_for_each_entry_safe(pos, n, &wq->head, entry)
+	{
+		if (pos->flags & WQ_FLAG_EXCLUSIVE) {
+			list_add_tail(&w->entry, &pos->entry);
+			return;
+		}
+	}
+	list_add_tail(&w->entry, &wq->head);
+}
+
+static void add_exclusive(wait_queue_head_t *wq, struct wait_queue_entry *w)
+{
+	w->flags |= WQ_FLAG_EXCLUSIVE;
+	list_add_tail(&w->entry, &wq->head);
+}
+
+void add_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *wq_entry)
+{
+	unsigned long flags;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	add_nonexclusive(wq, wq_entry);
+	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+void add_wait_queue_exclusive(wait_queue_head_t *wq,
+			      struct wait_queue_entry *wq_entry)
+{
+	unsigned long flags;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	add_exclusive(wq, wq_entry);
+	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *wq_entry)
+{
+	unsigned long flags;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	if (entry_queued(wq_entry))
+		list_del_init(&wq_entry->entry);
+	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+/*
+ * Queue @wait unless it is queued, then set the state: set before the
+ * caller reads its condition, so a wake-up in between puts it back to
+ * running and the schedule() after returns.  Returns whether it queued.
+ */
+static bool queue_and_set_state(wait_queue_head_t *wq,
+				struct wait_queue_entry *wait,
+				unsigned int state, bool exclusive)
+{
+	bool queued = false;
+
+	if (!wait->entry.next)
+		INIT_LIST_HEAD(&wait->entry);
+	if (list_empty(&wait->entry)) {
+		exclusive ? add_exclusive(wq, wait)
+			  : add_nonexclusive(wq, wait);
+		queued = true;
+	}
+	set_current_state(state);
+	return queued;
+}
+
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait,
 		     unsigned int state)
 {
 	unsigned long flags;
 
 	pk_lock_irqsave(&wq->lock, flags);
-	if (!wait->entry.next || list_empty(&wait->entry)) {
-		if (!wait->entry.next)
-			INIT_LIST_HEAD(&wait->entry);
-		list_add_tail(&wait->entry, &wq->head);
-	}
-	/* The state before the condition is read: a wake-up in between
-	 * puts it back to running, so the schedule() after returns. */
-	set_current_state(state);
+	queue_and_set_state(wq, wait, state, false);
 	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+bool prepare_to_wait_exclusive(wait_queue_head_t *wq,
+			       struct wait_queue_entry *wait,
+			       unsigned int state)
+{
+	unsigned long flags;
+	bool was_empty;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	was_empty = list_empty(&wq->head);
+	queue_and_set_state(wq, wait, state, true);
+	pk_unlock_irqrestore(&wq->lock, flags);
+	return was_empty;
+}
+
+long prepare_to_wait_event(wait_queue_head_t *wq, struct wait_queue_entry *wait,
+			   unsigned int state)
+{
+	unsigned long flags;
+	long ret = 0;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	if (signal_pending_state(state, current)) {
+		/*
+		 * Off the queue under its lock: a wake-up after this picks
+		 * another exclusive waiter.  One that picked us already
+		 * made the condition true, which the caller tests first.
+		 */
+		if (entry_queued(wait))
+			list_del_init(&wait->entry);
+		ret = -ERESTARTSYS;
+	} else {
+		queue_and_set_state(wq, wait, state,
+				    wait->flags & WQ_FLAG_EXCLUSIVE);
+	}
+	pk_unlock_irqrestore(&wq->lock, flags);
+	return ret;
 }
 
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
@@ -33,21 +171,56 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
 	unsigned long flags;
 
 	__set_current_state(TASK_RUNNING);
+	/* Autoremoved by the waker: no need for the lock (the kernel's
+	 * list_empty_careful() shortcut). */
+	if (!entry_queued(wait))
+		return;
 	pk_lock_irqsave(&wq->lock, flags);
-	if (wait->entry.next && !list_empty(&wait->entry))
+	if (entry_queued(wait))
 		list_del_init(&wait->entry);
 	pk_unlock_irqrestore(&wq->lock, flags);
 }
 
-void wake_up(wait_queue_head_t *wq)
+static int call_wake_function(struct wait_queue_entry *w, unsigned int mode,
+			      void *key)
+{
+	if (w->func)
+		return w->func(w, mode, 0, key);
+	return default_wake_function(w, mode, 0, key);
+}
+
+/* The walk: every entry until @nr_exclusive exclusive ones woke (0: all). */
+static void wake_up_common(wait_queue_head_t *wq, unsigned int mode,
+			   int nr_exclusive, void *key)
 {
 	struct wait_queue_entry *w, *n;
+
+	list_for_each_entry_safe(w, n, &wq->head, entry)
+	{
+		unsigned int wflags = w->flags; /* @w may go in the call */
+		int ret = call_wake_function(w, mode, key);
+
+		if (ret < 0)
+			break;
+		if (ret && (wflags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive)
+			break;
+	}
+}
+
+void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive,
+	       void *key)
+{
 	unsigned long flags;
 
 	pk_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry_safe(w, n, &wq->head, entry)
-		wake_up_process(w->task);
+	wake_up_common(wq, mode, nr_exclusive, key);
 	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
+		      int nr_exclusive)
+{
+	wake_up_common(wq, mode, nr_exclusive, NULL);
 }
 
 void init_completion(struct completion *x)
@@ -71,7 +244,7 @@ void complete(struct completion *x)
 	if (x->done != COMPLETE_ALL)
 		x->done++;
 	pk_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
+	wake_up_all(&x->wait);
 }
 
 void complete_all(struct completion *x)
@@ -81,7 +254,7 @@ void complete_all(struct completion *x)
 	pk_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
 	pk_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
+	wake_up_all(&x->wait);
 }
 
 bool try_wait_for_completion(struct completion *x)
