@@ -30,6 +30,8 @@
 #define __cond_lock(x, c) (c)
 #define ACCESS_PRIVATE(p, member) ((p)->member)
 
+/* The C library's <sys/cdefs.h> may have defined it first, the same way. */
+#undef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #define noinline __attribute__((__noinline__))
 #define __noinline __attribute__((__noinline__))

@@ -2,6 +2,7 @@
 #ifndef _LINUX_MATH_H
 #define _LINUX_MATH_H
 
+#include <stdlib.h> /* abs() is a macro below: the C library's declaration first */
 #include <linux/types.h>
 
 #define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
