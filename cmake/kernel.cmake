@@ -63,9 +63,13 @@ target_compile_options(preempt_kernel_flags INTERFACE
   "SHELL:-include linux/kconfig.h"
   "SHELL:-include linux/compiler_types.h"
   -D__KERNEL__
+  # What Kbuild's flags promise kernel code.
+  -fno-strict-aliasing -fno-common -fno-delete-null-pointer-checks
+  -fno-strict-overflow
   # Kernel style: unused parameters, signed/unsigned comparisons and
   # fields left out of initializers are everywhere in kernel code.
-  -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers)
+  -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+  -Wno-pointer-sign)
 
 file(GLOB PREEMPT_KERNEL_SOURCES CONFIGURE_DEPENDS src/kernel/*.c)
 # A normal archive of separate objects: a program that brings its own
@@ -102,7 +106,7 @@ function(pk_kernel_pc dir incdir kincdir geninc sysinc libdir)
 Description: Kernel code on libpreempt: the linux/ include tree and the kernel API
 Version: ${PROJECT_VERSION}
 Requires.private: libdw
-Cflags: -nostdinc -isystem${PK_KERNEL_CC_INCLUDE} -isystem${sysinc} -I${kincdir} -I${geninc} -I${incdir} -include linux/kconfig.h -include linux/compiler_types.h -D__KERNEL__${rt}${nodebug} -Wno-unused-parameter -Wno-sign-compare
+Cflags: -nostdinc -isystem${PK_KERNEL_CC_INCLUDE} -isystem${sysinc} -I${kincdir} -I${geninc} -I${incdir} -include linux/kconfig.h -include linux/compiler_types.h -D__KERNEL__${rt}${nodebug} -fno-strict-aliasing -fno-common -fno-delete-null-pointer-checks -fno-strict-overflow -Wno-pointer-sign
 Libs: -L${libdir} -lpreempt-kernel${flavour} -lpreempt -lpthread
 ")
   endforeach()

@@ -27,12 +27,22 @@ struct cpumask __cpu_online_mask, __cpu_present_mask, __cpu_active_mask;
 const struct cpumask __pk_cpu_none_mask;
 
 /* Empty when the program has none: weak. */
-extern const struct pk_initcall *const __start_pk_initcalls[] __attribute__((weak));
-extern const struct pk_initcall *const __stop_pk_initcalls[] __attribute__((weak));
-extern const struct pk_exitcall *const __start_pk_exitcalls[] __attribute__((weak));
-extern const struct pk_exitcall *const __stop_pk_exitcalls[] __attribute__((weak));
-extern const struct kernel_param *const __start_pk_params[] __attribute__((weak));
-extern const struct kernel_param *const __stop_pk_params[] __attribute__((weak));
+extern const struct pk_initcall *const __start_pk_initcalls[]
+	__attribute__((weak));
+extern const struct pk_initcall *const __stop_pk_initcalls[]
+	__attribute__((weak));
+extern const struct pk_exitcall *const __start_pk_exitcalls[]
+	__attribute__((weak));
+extern const struct pk_exitcall *const __stop_pk_exitcalls[]
+	__attribute__((weak));
+extern const struct kernel_param *const __start_pk_params[]
+	__attribute__((weak));
+extern const struct kernel_param *const __stop_pk_params[]
+	__attribute__((weak));
+
+/* Entries of a linker-made section (the bounds are distinct symbols). */
+#define SECTION_LEN(start, stop)                                               \
+	(((unsigned long)(stop) - (unsigned long)(start)) / sizeof((start)[0]))
 
 static void cpumasks_for_machine(unsigned int n)
 {
@@ -51,10 +61,12 @@ static void check_config(void)
 	bool built_rt = IS_ENABLED(CONFIG_PREEMPT_RT);
 
 	if (pk_machine_hz() != HZ)
-		pr_warn("kernel: code compiled for HZ=%d runs on a machine ticking at %d Hz: jiffies conversions are off\n",
+		pr_warn("kernel: code compiled for HZ=%d runs on a machine "
+			"ticking at %d Hz: jiffies conversions are off\n",
 			HZ, pk_machine_hz());
 	if (built_rt != pk_machine_rt())
-		pr_warn("kernel: code compiled %s CONFIG_PREEMPT_RT runs in the %s model (use libpreempt-kernel%s)\n",
+		pr_warn("kernel: code compiled %s CONFIG_PREEMPT_RT runs in "
+			"the %s model (use libpreempt-kernel%s)\n",
 			built_rt ? "with" : "without",
 			preempt_model_str(preempt_model()),
 			pk_machine_rt() ? "-rt" : "");
@@ -74,8 +86,9 @@ static bool param_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-static int apply_param(const struct kernel_param *const *params, unsigned int num,
-		       char *name, char *val, const char *doing)
+static int apply_param(const struct kernel_param *const *params,
+		       unsigned int num, char *name, char *val,
+		       const char *doing)
 {
 	for (unsigned int i = 0; i < num; i++) {
 		int err;
@@ -144,7 +157,8 @@ int pk_parse_args(const char *doing, char *args,
 		int err = apply_param(params, num, name, val, doing);
 
 		if (err == -ENOENT)
-			err = unknown ? unknown(name, val, doing, arg) : -ENOENT;
+			err = unknown ? unknown(name, val, doing, arg)
+				      : -ENOENT;
 		if (err == -EINVAL)
 			pr_err("%s: `%s' invalid for parameter `%s'\n", doing,
 			       val ? val : "", name);
@@ -181,9 +195,10 @@ static void parse_cmdline(void)
 	args = strdup(env);
 	if (!args)
 		return;
-	pk_parse_args("Booting kernel", args, __start_pk_params,
-		      (unsigned int)(__stop_pk_params - __start_pk_params),
-		      unknown_param, NULL);
+	pk_parse_args(
+		"Booting kernel", args, __start_pk_params,
+		(unsigned int)SECTION_LEN(__start_pk_params, __stop_pk_params),
+		unknown_param, NULL);
 	free(args);
 }
 
@@ -191,29 +206,33 @@ static void parse_cmdline(void)
 
 static int run_initcalls(void *unused)
 {
-	const struct pk_initcall *const *c;
+	unsigned long n =
+		SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls);
 
 	(void)unused;
 	for (int level = 0; level < PK_NR_INITCALL_LEVELS; level++)
-		for (c = __start_pk_initcalls; c < __stop_pk_initcalls; c++) {
+		for (unsigned long i = 0; i < n; i++) {
+			const struct pk_initcall *c = __start_pk_initcalls[i];
 			int ret;
 
-			if ((*c)->level != level)
+			if (c->level != level)
 				continue;
-			ret = (*c)->fn();
+			ret = c->fn();
 			if (ret && ret != -ENODEV)
-				pr_warn("initcall %s returned %d\n", (*c)->name, ret);
+				pr_warn("initcall %s returned %d\n", c->name,
+					ret);
 		}
 	return 0;
 }
 
 static int run_exitcalls(void *unused)
 {
-	const struct pk_exitcall *const *c;
+	unsigned long n =
+		SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls);
 
 	(void)unused;
-	for (c = __stop_pk_exitcalls; c-- > __start_pk_exitcalls;)
-		(*c)->fn();
+	while (n--)
+		__start_pk_exitcalls[n]->fn();
 	return 0;
 }
 
@@ -236,7 +255,7 @@ static void kernel_boot(void)
 	check_config();
 	parse_cmdline();
 	system_state = SYSTEM_SCHEDULING;
-	if (__stop_pk_initcalls - __start_pk_initcalls > 0)
+	if (SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls))
 		run_in_task(run_initcalls, "kernel_init");
 	system_state = SYSTEM_RUNNING;
 }
@@ -244,7 +263,7 @@ static void kernel_boot(void)
 static void kernel_shutdown(void)
 {
 	system_state = SYSTEM_HALT;
-	if (__stop_pk_exitcalls - __start_pk_exitcalls > 0)
+	if (SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls))
 		run_in_task(run_exitcalls, "kernel_exit");
 }
 
@@ -257,11 +276,13 @@ __attribute__((constructor)) static void kernel_hooks(void)
 /* ---- parameter types ---- */
 
 #define PK_PARAM_INT(name, type, conv)                                         \
-	static int param_set_##name(const char *val, const struct kernel_param *kp) \
+	static int param_set_##name(const char *val,                           \
+				    const struct kernel_param *kp)             \
 	{                                                                      \
 		return conv(val, 0, (type *)kp->arg);                          \
 	}                                                                      \
-	const struct kernel_param_ops param_ops_##name = {.set = param_set_##name}
+	const struct kernel_param_ops param_ops_##name = {                     \
+		.set = param_set_##name}
 PK_PARAM_INT(byte, u8, kstrtou8);
 PK_PARAM_INT(ushort, u16, kstrtou16);
 PK_PARAM_INT(long, long, kstrtol);
@@ -344,7 +365,8 @@ static int param_array_set(const char *val, const struct kernel_param *kp)
 		struct kernel_param elem = *kp;
 
 		if (n == arr->max) {
-			pr_err("%s: can only take %u arguments\n", kp->name, arr->max);
+			pr_err("%s: can only take %u arguments\n", kp->name,
+			       arr->max);
 			err = -EINVAL;
 			break;
 		}

@@ -163,16 +163,20 @@ static unsigned int ring_sgl(struct __kfifo *fifo, struct scatterlist *sgl,
 	return n;
 }
 
-unsigned int __kfifo_dma_in_prepare(struct __kfifo *fifo, struct scatterlist *sgl,
-				    int nents, unsigned int len)
+unsigned int __kfifo_dma_in_prepare(struct __kfifo *fifo,
+				    struct scatterlist *sgl, int nents,
+				    unsigned int len)
 {
-	return ring_sgl(fifo, sgl, nents, min(len, fifo_unused(fifo)), fifo->in);
+	return ring_sgl(fifo, sgl, nents, min(len, fifo_unused(fifo)),
+			fifo->in);
 }
 
-unsigned int __kfifo_dma_out_prepare(struct __kfifo *fifo, struct scatterlist *sgl,
-				     int nents, unsigned int len)
+unsigned int __kfifo_dma_out_prepare(struct __kfifo *fifo,
+				     struct scatterlist *sgl, int nents,
+				     unsigned int len)
 {
-	return ring_sgl(fifo, sgl, nents, min(len, fifo->in - fifo->out), fifo->out);
+	return ring_sgl(fifo, sgl, nents, min(len, fifo->in - fifo->out),
+			fifo->out);
 }
 
 /* ---- record fifos: each record after a 1- or 2-byte length ---- */
@@ -184,7 +188,8 @@ unsigned int __kfifo_max_r(unsigned int len, size_t recsize)
 	return len > max ? max : len;
 }
 
-static unsigned int rec_len_at(struct __kfifo *fifo, unsigned int pos, size_t recsize)
+static unsigned int rec_len_at(struct __kfifo *fifo, unsigned int pos,
+			       size_t recsize)
 {
 	const unsigned char *data = fifo->data;
 	unsigned int l = data[pos & fifo->mask];
@@ -214,7 +219,8 @@ unsigned int __kfifo_in_r(struct __kfifo *fifo, const void *buf,
 	if (len + recsize > fifo_unused(fifo))
 		return 0;
 	rec_len_put(fifo, len, recsize);
-	ring_copy(fifo, (void *)buf, len, fifo->in + (unsigned int)recsize, true);
+	ring_copy(fifo, (void *)buf, len, fifo->in + (unsigned int)recsize,
+		  true);
 	fifo->in += len + (unsigned int)recsize;
 	return len;
 }
@@ -241,13 +247,16 @@ unsigned int __kfifo_out_r(struct __kfifo *fifo, void *buf, unsigned int len,
 		return 0;
 	n = rec_len_at(fifo, fifo->out, recsize);
 	len = __kfifo_out_peek_r(fifo, buf, len, recsize);
-	fifo->out += n + (unsigned int)recsize; /* the rest of a long record is dropped */
+	fifo->out += n +
+		     (unsigned int)
+			     recsize; /* the rest of a long record is dropped */
 	return len;
 }
 
 void __kfifo_skip_r(struct __kfifo *fifo, size_t recsize)
 {
-	fifo->out += rec_len_at(fifo, fifo->out, recsize) + (unsigned int)recsize;
+	fifo->out +=
+		rec_len_at(fifo, fifo->out, recsize) + (unsigned int)recsize;
 }
 
 int __kfifo_from_user_r(struct __kfifo *fifo, const void __user *from,
@@ -301,29 +310,34 @@ int __kfifo_to_user_r(struct __kfifo *fifo, void __user *to, unsigned long len,
 	return 0;
 }
 
-unsigned int __kfifo_dma_in_prepare_r(struct __kfifo *fifo, struct scatterlist *sgl,
-				      int nents, unsigned int len, size_t recsize)
+unsigned int __kfifo_dma_in_prepare_r(struct __kfifo *fifo,
+				      struct scatterlist *sgl, int nents,
+				      unsigned int len, size_t recsize)
 {
 	len = __kfifo_max_r(len, recsize);
 	if (len + recsize > fifo_unused(fifo))
 		return 0;
-	return ring_sgl(fifo, sgl, nents, len, fifo->in + (unsigned int)recsize);
+	return ring_sgl(fifo, sgl, nents, len,
+			fifo->in + (unsigned int)recsize);
 }
 
-void __kfifo_dma_in_finish_r(struct __kfifo *fifo, unsigned int len, size_t recsize)
+void __kfifo_dma_in_finish_r(struct __kfifo *fifo, unsigned int len,
+			     size_t recsize)
 {
 	len = __kfifo_max_r(len, recsize);
 	rec_len_put(fifo, len, recsize);
 	fifo->in += len + (unsigned int)recsize;
 }
 
-unsigned int __kfifo_dma_out_prepare_r(struct __kfifo *fifo, struct scatterlist *sgl,
-				       int nents, unsigned int len, size_t recsize)
+unsigned int __kfifo_dma_out_prepare_r(struct __kfifo *fifo,
+				       struct scatterlist *sgl, int nents,
+				       unsigned int len, size_t recsize)
 {
 	len = __kfifo_max_r(len, recsize);
 	if (len + recsize > fifo->in - fifo->out)
 		return 0;
-	return ring_sgl(fifo, sgl, nents, len, fifo->out + (unsigned int)recsize);
+	return ring_sgl(fifo, sgl, nents, len,
+			fifo->out + (unsigned int)recsize);
 }
 
 void __kfifo_dma_out_finish_r(struct __kfifo *fifo, size_t recsize)

@@ -25,7 +25,8 @@
 static const char *kstrto_base(const char *s, unsigned int *base)
 {
 	if (*base == 0) {
-		if (s[0] == '0' && (s[1] | 0x20) == 'x' && isxdigit((unsigned char)s[2]))
+		if (s[0] == '0' && (s[1] | 0x20) == 'x' &&
+		    isxdigit((unsigned char)s[2]))
 			*base = 16;
 		else if (s[0] == '0')
 			*base = 8;
@@ -100,9 +101,11 @@ int kstrtoll(const char *s, unsigned int base, long long *res)
 		*res = (type)v;                                                \
 		return 0;                                                      \
 	}
-PK_KSTRTO(kstrtoul, unsigned long, unsigned long long, kstrtoull, v <= ULONG_MAX)
+PK_KSTRTO(kstrtoul, unsigned long, unsigned long long, kstrtoull,
+	  v <= ULONG_MAX)
 PK_KSTRTO(kstrtol, long, long long, kstrtoll, v >= LONG_MIN && v <= LONG_MAX)
-PK_KSTRTO(kstrtouint, unsigned int, unsigned long long, kstrtoull, v <= UINT_MAX)
+PK_KSTRTO(kstrtouint, unsigned int, unsigned long long, kstrtoull,
+	  v <= UINT_MAX)
 PK_KSTRTO(kstrtoint, int, long long, kstrtoll, v >= INT_MIN && v <= INT_MAX)
 PK_KSTRTO(kstrtou16, u16, unsigned long long, kstrtoull, v <= USHRT_MAX)
 PK_KSTRTO(kstrtou8, u8, unsigned long long, kstrtoull, v <= UCHAR_MAX)
@@ -112,13 +115,22 @@ int kstrtobool(const char *s, bool *res)
 	if (!s)
 		return -EINVAL;
 	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
+	case 'y':
+	case 'Y':
+	case 't':
+	case 'T':
+	case '1':
 		*res = true;
 		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
+	case 'n':
+	case 'N':
+	case 'f':
+	case 'F':
+	case '0':
 		*res = false;
 		return 0;
-	case 'o': case 'O':
+	case 'o':
+	case 'O':
 		if ((s[1] | 0x20) == 'n') {
 			*res = true;
 			return 0;
@@ -256,7 +268,8 @@ static unsigned long find_bit(const unsigned long *a, const unsigned long *b,
 		start += BITS_PER_LONG;
 		if (start >= size)
 			return size;
-		w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^ invert;
+		w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^
+		    invert;
 	}
 	return min(start + __ffs(w), size);
 }
@@ -293,14 +306,13 @@ unsigned long find_nth_bit(const unsigned long *addr, unsigned long size,
 {
 	unsigned long bit;
 
-	for_each_set_bit(bit, addr, size)
-		if (n-- == 0)
-			return bit;
+	for_each_set_bit(bit, addr, size) if (n-- == 0) return bit;
 	return size;
 }
 
 /* Operations on whole words, the last one masked to @nbits. */
-#define BITMAP_FOR_WORDS(k, nbits) for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++)
+#define BITMAP_FOR_WORDS(k, nbits)                                             \
+	for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++)
 #define LAST_MASK(k, nbits)                                                    \
 	((k) == BITS_TO_LONGS(nbits) - 1 ? BITMAP_LAST_WORD_MASK(nbits) : ~0UL)
 
@@ -310,7 +322,7 @@ bool __bitmap_and(unsigned long *dst, const unsigned long *a,
 	unsigned long any = 0;
 
 	BITMAP_FOR_WORDS(k, nbits)
-		any |= (dst[k] = a[k] & b[k]) & LAST_MASK(k, nbits);
+	any |= (dst[k] = a[k] & b[k]) & LAST_MASK(k, nbits);
 	return any != 0;
 }
 
@@ -318,14 +330,14 @@ void __bitmap_or(unsigned long *dst, const unsigned long *a,
 		 const unsigned long *b, unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		dst[k] = a[k] | b[k];
+	dst[k] = a[k] | b[k];
 }
 
 void __bitmap_xor(unsigned long *dst, const unsigned long *a,
 		  const unsigned long *b, unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		dst[k] = a[k] ^ b[k];
+	dst[k] = a[k] ^ b[k];
 }
 
 bool __bitmap_andnot(unsigned long *dst, const unsigned long *a,
@@ -334,7 +346,7 @@ bool __bitmap_andnot(unsigned long *dst, const unsigned long *a,
 	unsigned long any = 0;
 
 	BITMAP_FOR_WORDS(k, nbits)
-		any |= (dst[k] = a[k] & ~b[k]) & LAST_MASK(k, nbits);
+	any |= (dst[k] = a[k] & ~b[k]) & LAST_MASK(k, nbits);
 	return any != 0;
 }
 
@@ -342,15 +354,15 @@ void __bitmap_complement(unsigned long *dst, const unsigned long *src,
 			 unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		dst[k] = ~src[k];
+	dst[k] = ~src[k];
 }
 
 bool __bitmap_equal(const unsigned long *a, const unsigned long *b,
 		    unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		if ((a[k] ^ b[k]) & LAST_MASK(k, nbits))
-			return false;
+	if ((a[k] ^ b[k]) & LAST_MASK(k, nbits))
+		return false;
 	return true;
 }
 
@@ -358,8 +370,8 @@ bool __bitmap_intersects(const unsigned long *a, const unsigned long *b,
 			 unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		if (a[k] & b[k] & LAST_MASK(k, nbits))
-			return true;
+	if (a[k] & b[k] & LAST_MASK(k, nbits))
+		return true;
 	return false;
 }
 
@@ -367,8 +379,8 @@ bool __bitmap_subset(const unsigned long *a, const unsigned long *b,
 		     unsigned int nbits)
 {
 	BITMAP_FOR_WORDS(k, nbits)
-		if (a[k] & ~b[k] & LAST_MASK(k, nbits))
-			return false;
+	if (a[k] & ~b[k] & LAST_MASK(k, nbits))
+		return false;
 	return true;
 }
 
@@ -377,7 +389,7 @@ unsigned int __bitmap_weight(const unsigned long *src, unsigned int nbits)
 	unsigned int w = 0;
 
 	BITMAP_FOR_WORDS(k, nbits)
-		w += (unsigned int)hweight_long(src[k] & LAST_MASK(k, nbits));
+	w += (unsigned int)hweight_long(src[k] & LAST_MASK(k, nbits));
 	return w;
 }
 
@@ -445,7 +457,8 @@ int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 			n += sprintf(buf + n, "%lx%s", maskp[k], k ? "," : "");
 		return n + sprintf(buf + n, "\n");
 	}
-	for_each_set_bit(bit, maskp, (unsigned long)nmaskbits) {
+	for_each_set_bit(bit, maskp, (unsigned long)nmaskbits)
+	{
 		end = find_next_zero_bit(maskp, (unsigned long)nmaskbits, bit);
 		n += sprintf(buf + n, n ? ",%lu" : "%lu", bit);
 		if (end - 1 > bit)
@@ -457,7 +470,8 @@ int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 
 unsigned long *bitmap_alloc(unsigned int nbits, gfp_t flags)
 {
-	return kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long), flags);
+	return kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long),
+			     flags);
 }
 
 unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t flags)

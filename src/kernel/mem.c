@@ -190,8 +190,8 @@ struct kmem_cache *pk_kernel_cache_create(const char *name, unsigned int size,
 					  slab_flags_t flags,
 					  void (*ctor)(void *))
 {
-	struct kmem_cache *s = kmem_cache_create(name, size, align,
-						 flags & SLAB_HWCACHE_ALIGN, ctor);
+	struct kmem_cache *s = kmem_cache_create(
+		name, size, align, flags & SLAB_HWCACHE_ALIGN, ctor);
 
 	if (!s && (flags & SLAB_PANIC))
 		panic("kmem_cache_create: Failed to create slab '%s'\n", name);

@@ -16,6 +16,8 @@
 #include <linux/string.h>
 
 extern char __start_pk_percpu[], __stop_pk_percpu[];
+#define PCPU_IMAGE_SIZE                                                        \
+	((unsigned long)__stop_pk_percpu - (unsigned long)__start_pk_percpu)
 
 /* Makes sure the section exists, whatever the program defines. */
 static DEFINE_PER_CPU(long, pk_percpu_anchor);
@@ -42,19 +44,19 @@ copy_image(char *dst, const char *src, unsigned long n)
 __attribute__((constructor(101))) static void percpu_setup(void)
 {
 	(void)&pk_percpu_anchor;
-	pcpu_static_size = ALIGN((unsigned long)(__stop_pk_percpu - __start_pk_percpu),
-				 PAGE_SIZE);
+	pcpu_static_size = ALIGN(PCPU_IMAGE_SIZE, PAGE_SIZE);
 	pcpu_unit_size = pcpu_static_size + PCPU_DYN_SIZE;
 	pcpu_base = mmap(NULL, pcpu_unit_size * NR_CPUS, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (pcpu_base == MAP_FAILED)
-		panic("percpu: cannot map %lu bytes\n", pcpu_unit_size * NR_CPUS);
+		panic("percpu: cannot map %lu bytes\n",
+		      pcpu_unit_size * NR_CPUS);
 	for (int c = 0; c < NR_CPUS; c++) {
 		char *unit = pcpu_base + (unsigned long)c * pcpu_unit_size;
 
-		copy_image(unit, __start_pk_percpu,
-			   (unsigned long)(__stop_pk_percpu - __start_pk_percpu));
-		__per_cpu_offset[c] = (unsigned long)unit - (unsigned long)__start_pk_percpu;
+		copy_image(unit, __start_pk_percpu, PCPU_IMAGE_SIZE);
+		__per_cpu_offset[c] =
+			(unsigned long)unit - (unsigned long)__start_pk_percpu;
 	}
 }
 
@@ -68,7 +70,8 @@ bool is_kernel_percpu_address(unsigned long addr)
 void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 {
 	unsigned long n = DIV_ROUND_UP(size ? size : 1, PCPU_GRANULE);
-	unsigned long mask = align > PCPU_GRANULE ? align / PCPU_GRANULE - 1 : 0;
+	unsigned long mask =
+		align > PCPU_GRANULE ? align / PCPU_GRANULE - 1 : 0;
 	unsigned long flags, g;
 	unsigned long off;
 
@@ -79,7 +82,8 @@ void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 	if (g + n > PCPU_DYN_GRANULES) {
 		raw_spin_unlock_irqrestore(&pcpu_lock, flags);
 		if (!(gfp & __GFP_NOWARN))
-			pr_warn("percpu: allocation failed, size=%zu align=%zu\n",
+			pr_warn("percpu: allocation failed, size=%zu "
+				"align=%zu\n",
 				size, align);
 		return NULL;
 	}
@@ -107,7 +111,8 @@ void free_percpu(void __percpu *ptr)
 	off = (unsigned long)ptr - (unsigned long)__start_pk_percpu;
 	g = (off - pcpu_static_size) / PCPU_GRANULE;
 	raw_spin_lock_irqsave(&pcpu_lock, flags);
-	if (WARN(off < pcpu_static_size || g >= PCPU_DYN_GRANULES || !pcpu_len[g],
+	if (WARN(off < pcpu_static_size || g >= PCPU_DYN_GRANULES ||
+			 !pcpu_len[g],
 		 "percpu: free_percpu() of %p, not allocated\n", ptr)) {
 		raw_spin_unlock_irqrestore(&pcpu_lock, flags);
 		return;

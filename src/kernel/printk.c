@@ -18,8 +18,8 @@
 
 #define PK_PRINTK_LINE 1024
 
-int console_printk[4] = {CONSOLE_LOGLEVEL_DEFAULT, MESSAGE_LOGLEVEL_DEFAULT,
-			 1, CONSOLE_LOGLEVEL_DEFAULT};
+int console_printk[4] = {CONSOLE_LOGLEVEL_DEFAULT, MESSAGE_LOGLEVEL_DEFAULT, 1,
+			 CONSOLE_LOGLEVEL_DEFAULT};
 enum system_states system_state = SYSTEM_BOOTING;
 const char hex_asc[] = "0123456789abcdef";
 
@@ -139,7 +139,8 @@ int hex_dump_to_buffer(const void *buf, size_t len, int rowsize, int groupsize,
 		rowsize = 16;
 	if (len > (size_t)rowsize)
 		len = (size_t)rowsize;
-	if (groupsize != 1 && groupsize != 2 && groupsize != 4 && groupsize != 8)
+	if (groupsize != 1 && groupsize != 2 && groupsize != 4 &&
+	    groupsize != 8)
 		groupsize = 1;
 	if (len % (size_t)groupsize)
 		groupsize = 1;
@@ -147,7 +148,9 @@ int hex_dump_to_buffer(const void *buf, size_t len, int rowsize, int groupsize,
 	if (linebuflen)
 		linebuf[0] = '\0';
 	for (int g = 0; g < ngroups; g++)
-		n += snprintf(linebuf + n, (size_t)n < linebuflen ? linebuflen - (size_t)n : 0,
+		n += snprintf(linebuf + n,
+			      (size_t)n < linebuflen ? linebuflen - (size_t)n
+						     : 0,
 			      "%s%0*llx", g ? " " : "", 2 * groupsize,
 			      hex_group(p + g * groupsize, groupsize));
 	if (!ascii)
@@ -155,9 +158,14 @@ int hex_dump_to_buffer(const void *buf, size_t len, int rowsize, int groupsize,
 	/* The text column starts where a full row's hex would end. */
 	hexlen = (rowsize / groupsize) * (2 * groupsize + 1) - 1;
 	while (n < hexlen + 2)
-		n += snprintf(linebuf + n, (size_t)n < linebuflen ? linebuflen - (size_t)n : 0, " ");
+		n += snprintf(linebuf + n,
+			      (size_t)n < linebuflen ? linebuflen - (size_t)n
+						     : 0,
+			      " ");
 	for (size_t i = 0; i < len; i++)
-		n += snprintf(linebuf + n, (size_t)n < linebuflen ? linebuflen - (size_t)n : 0,
+		n += snprintf(linebuf + n,
+			      (size_t)n < linebuflen ? linebuflen - (size_t)n
+						     : 0,
 			      "%c", p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '.');
 	return n;
 }
@@ -178,7 +186,8 @@ void print_hex_dump(const char *level, const char *prefix_str, int prefix_type,
 				   sizeof(line), ascii);
 		switch (prefix_type) {
 		case DUMP_PREFIX_ADDRESS:
-			printk("%s%s%p: %s\n", level, prefix_str, (void *)(p + i), line);
+			printk("%s%s%p: %s\n", level, prefix_str,
+			       (void *)(p + i), line);
 			break;
 		case DUMP_PREFIX_OFFSET:
 			printk("%s%s%.8zx: %s\n", level, prefix_str, i, line);

@@ -50,8 +50,9 @@ static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
 {
 	unsigned int i = xa_pos(xa, index);
 
-	return i < xa->pk_nr && xa->pk_slots[i].index == index ? &xa->pk_slots[i]
-							       : NULL;
+	return i < xa->pk_nr && xa->pk_slots[i].index == index
+		       ? &xa->pk_slots[i]
+		       : NULL;
 }
 
 /*
@@ -224,8 +225,8 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 }
 
 /* The lowest index >= @min not in use, if <= @max. */
-static bool xa_free_index(struct xarray *xa, unsigned long min, unsigned long max,
-			  unsigned long *index)
+static bool xa_free_index(struct xarray *xa, unsigned long min,
+			  unsigned long max, unsigned long *index)
 {
 	unsigned long want = min;
 
@@ -420,7 +421,8 @@ int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
 	if (WARN_ON_ONCE(start < 0))
 		return -EINVAL;
 	err = idr_alloc_range(idr, ptr, (unsigned long)start,
-			      end > 0 ? (unsigned long)end - 1 : INT_MAX, gfp, &id);
+			      end > 0 ? (unsigned long)end - 1 : INT_MAX, gfp,
+			      &id);
 	return err ? err : (int)id;
 }
 
@@ -465,7 +467,8 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 	void *old = ERR_PTR(-ENOENT);
 
 	spin_lock_irqsave(&idr->idr_rt.xa_lock, flags);
-	s = id >= idr->idr_base ? xa_slot(&idr->idr_rt, id - idr->idr_base) : NULL;
+	s = id >= idr->idr_base ? xa_slot(&idr->idr_rt, id - idr->idr_base)
+				: NULL;
 	if (s) {
 		old = s->entry;
 		s->entry = ptr;
@@ -476,7 +479,8 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 
 void *idr_get_next_ul(struct idr *idr, unsigned long *nextid)
 {
-	unsigned long index = *nextid >= idr->idr_base ? *nextid - idr->idr_base : 0;
+	unsigned long index =
+		*nextid >= idr->idr_base ? *nextid - idr->idr_base : 0;
 	void *entry = xa_find(&idr->idr_rt, &index, ULONG_MAX, XA_PRESENT);
 
 	if (entry)
@@ -502,7 +506,8 @@ int idr_for_each(const struct idr *idr, int (*fn)(int id, void *p, void *data),
 	unsigned long index;
 	void *entry;
 
-	xa_for_each((struct xarray *)&idr->idr_rt, index, entry) {
+	xa_for_each((struct xarray *)&idr->idr_rt, index, entry)
+	{
 		int ret = fn((int)(index + idr->idr_base), entry, data);
 
 		if (ret)

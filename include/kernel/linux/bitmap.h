@@ -63,8 +63,7 @@ void __bitmap_shift_right(unsigned long *dst, const unsigned long *src,
 			  unsigned int shift, unsigned int nbits);
 void __bitmap_shift_left(unsigned long *dst, const unsigned long *src,
 			 unsigned int shift, unsigned int nbits);
-unsigned long bitmap_find_next_zero_area(unsigned long *map,
-					 unsigned long size,
+unsigned long bitmap_find_next_zero_area(unsigned long *map, unsigned long size,
 					 unsigned long start, unsigned int nr,
 					 unsigned long align_mask);
 /** bitmap_print_to_pagebuf() - "0-3,7" (list) or hex words into @buf. */

@@ -23,50 +23,67 @@
 
 static __always_inline void set_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_or(__pk_bitword(nr, addr), BIT_MASK(nr), __ATOMIC_RELAXED);
+	__atomic_fetch_or(__pk_bitword(nr, addr), BIT_MASK(nr),
+			  __ATOMIC_RELAXED);
 }
 static __always_inline void clear_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_and(__pk_bitword(nr, addr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_bitword(nr, addr), ~BIT_MASK(nr),
+			   __ATOMIC_RELAXED);
 }
 static __always_inline void change_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_xor(__pk_bitword(nr, addr), BIT_MASK(nr), __ATOMIC_RELAXED);
+	__atomic_fetch_xor(__pk_bitword(nr, addr), BIT_MASK(nr),
+			   __ATOMIC_RELAXED);
 }
-static __always_inline bool test_and_set_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool test_and_set_bit(long nr,
+					     volatile unsigned long *addr)
 {
 	return __atomic_fetch_or(__pk_bitword(nr, addr), BIT_MASK(nr),
-				 __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				 __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
-static __always_inline bool test_and_clear_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool test_and_clear_bit(long nr,
+					       volatile unsigned long *addr)
 {
 	return __atomic_fetch_and(__pk_bitword(nr, addr), ~BIT_MASK(nr),
-				  __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				  __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
-static __always_inline bool test_and_change_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool test_and_change_bit(long nr,
+						volatile unsigned long *addr)
 {
 	return __atomic_fetch_xor(__pk_bitword(nr, addr), BIT_MASK(nr),
-				  __ATOMIC_SEQ_CST) & BIT_MASK(nr);
+				  __ATOMIC_SEQ_CST) &
+	       BIT_MASK(nr);
 }
 /* Lock forms: acquire on success, release on unlock. */
-static __always_inline bool test_and_set_bit_lock(long nr, volatile unsigned long *addr)
+static __always_inline bool test_and_set_bit_lock(long nr,
+						  volatile unsigned long *addr)
 {
 	return __atomic_fetch_or(__pk_bitword(nr, addr), BIT_MASK(nr),
-				 __ATOMIC_ACQUIRE) & BIT_MASK(nr);
+				 __ATOMIC_ACQUIRE) &
+	       BIT_MASK(nr);
 }
-static __always_inline void clear_bit_unlock(long nr, volatile unsigned long *addr)
+static __always_inline void clear_bit_unlock(long nr,
+					     volatile unsigned long *addr)
 {
-	__atomic_fetch_and(__pk_bitword(nr, addr), ~BIT_MASK(nr), __ATOMIC_RELEASE);
+	__atomic_fetch_and(__pk_bitword(nr, addr), ~BIT_MASK(nr),
+			   __ATOMIC_RELEASE);
 }
-static __always_inline void __clear_bit_unlock(long nr, volatile unsigned long *addr)
+static __always_inline void __clear_bit_unlock(long nr,
+					       volatile unsigned long *addr)
 {
 	clear_bit_unlock(nr, addr);
 }
-static __always_inline bool test_bit(long nr, const volatile unsigned long *addr)
+static __always_inline bool test_bit(long nr,
+				     const volatile unsigned long *addr)
 {
-	return 1UL & (READ_ONCE(addr[BIT_WORD(nr)]) >> (nr & (BITS_PER_LONG - 1)));
+	return 1UL &
+	       (READ_ONCE(addr[BIT_WORD(nr)]) >> (nr & (BITS_PER_LONG - 1)));
 }
-static __always_inline bool test_bit_acquire(long nr, const volatile unsigned long *addr)
+static __always_inline bool test_bit_acquire(long nr,
+					     const volatile unsigned long *addr)
 {
 	return 1UL & (__atomic_load_n(&addr[BIT_WORD(nr)], __ATOMIC_ACQUIRE) >>
 		      (nr & (BITS_PER_LONG - 1)));
@@ -83,21 +100,24 @@ static __always_inline void __change_bit(long nr, volatile unsigned long *addr)
 {
 	*__pk_bitword(nr, addr) ^= BIT_MASK(nr);
 }
-static __always_inline bool __test_and_set_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool __test_and_set_bit(long nr,
+					       volatile unsigned long *addr)
 {
 	bool old = test_bit(nr, addr);
 
 	__set_bit(nr, addr);
 	return old;
 }
-static __always_inline bool __test_and_clear_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool __test_and_clear_bit(long nr,
+						 volatile unsigned long *addr)
 {
 	bool old = test_bit(nr, addr);
 
 	__clear_bit(nr, addr);
 	return old;
 }
-static __always_inline bool __test_and_change_bit(long nr, volatile unsigned long *addr)
+static __always_inline bool __test_and_change_bit(long nr,
+						  volatile unsigned long *addr)
 {
 	bool old = test_bit(nr, addr);
 
@@ -109,7 +129,8 @@ static __always_inline bool __test_and_change_bit(long nr, volatile unsigned lon
 #define assign_bit(nr, addr, value)                                            \
 	((value) ? set_bit(nr, addr) : clear_bit(nr, addr))
 
-/* ffs()/fls(): 1-based, 0 for no bit; __ffs()/__fls(): 0-based, undefined for 0. */
+/* ffs()/fls(): 1-based, 0 for no bit; __ffs()/__fls(): 0-based, undefined for
+ * 0. */
 static __always_inline int fls(unsigned int x)
 {
 	return x ? 32 - __builtin_clz(x) : 0;
@@ -212,12 +233,19 @@ static inline s64 sign_extend64(u64 value, int index)
 #include <linux/find.h>
 
 #define for_each_set_bit(bit, addr, size)                                      \
-	for ((bit) = 0; (bit) = find_next_bit((addr), (size), (bit)), (bit) < (size); (bit)++)
+	for ((bit) = 0;                                                        \
+	     (bit) = find_next_bit((addr), (size), (bit)), (bit) < (size);     \
+	     (bit)++)
 #define for_each_set_bit_from(bit, addr, size)                                 \
-	for (; (bit) = find_next_bit((addr), (size), (bit)), (bit) < (size); (bit)++)
+	for (; (bit) = find_next_bit((addr), (size), (bit)), (bit) < (size);   \
+	     (bit)++)
 #define for_each_clear_bit(bit, addr, size)                                    \
-	for ((bit) = 0; (bit) = find_next_zero_bit((addr), (size), (bit)), (bit) < (size); (bit)++)
+	for ((bit) = 0; (bit) = find_next_zero_bit((addr), (size), (bit)),     \
+	    (bit) < (size);                                                    \
+	     (bit)++)
 #define for_each_clear_bit_from(bit, addr, size)                               \
-	for (; (bit) = find_next_zero_bit((addr), (size), (bit)), (bit) < (size); (bit)++)
+	for (; (bit) = find_next_zero_bit((addr), (size), (bit)),              \
+	       (bit) < (size);                                                 \
+	     (bit)++)
 
 #endif /* _LINUX_BITOPS_H */

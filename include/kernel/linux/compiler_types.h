@@ -55,7 +55,8 @@
 #define __alias(s) __attribute__((__alias__(#s)))
 #define __visible __attribute__((__externally_visible__))
 #define __noclone __attribute__((__noclone__))
-#define __assume_aligned(a, ...) __attribute__((__assume_aligned__(a, ##__VA_ARGS__)))
+#define __assume_aligned(a, ...)                                               \
+	__attribute__((__assume_aligned__(a, ##__VA_ARGS__)))
 #define __deprecated
 #define __gnu_inline __attribute__((__gnu_inline__))
 #define __inline_maybe_unused __attribute__((__unused__))
@@ -89,7 +90,8 @@
 #define __page_aligned_bss __aligned(4096)
 #define fallthrough __attribute__((__fallthrough__))
 #define __fallthrough fallthrough
-#define __same_type(a, b) __builtin_types_compatible_p(__typeof__(a), __typeof__(b))
+#define __same_type(a, b)                                                      \
+	__builtin_types_compatible_p(__typeof__(a), __typeof__(b))
 #define __native_word(t)                                                       \
 	(sizeof(t) == sizeof(char) || sizeof(t) == sizeof(short) ||            \
 	 sizeof(t) == sizeof(int) || sizeof(t) == sizeof(long))
@@ -98,14 +100,20 @@
 #define __must_be_array(a) 0
 /* The type of @x without qualifiers, for scalars (READ_ONCE()'s result). */
 #define __unqual_scalar_typeof(x)                                              \
-	__typeof__(_Generic((x), char: (char)0, signed char: (signed char)0,   \
-			    unsigned char: (unsigned char)0,                   \
-			    short: (short)0, unsigned short: (unsigned short)0, \
-			    int: (int)0, unsigned int: (unsigned int)0,        \
-			    long: (long)0, unsigned long: (unsigned long)0,    \
-			    long long: (long long)0,                           \
-			    unsigned long long: (unsigned long long)0,         \
-			    _Bool: (_Bool)0, default: (x)))
+	__typeof__(_Generic((x), char                                          \
+			    : (char)0, signed char                             \
+			    : (signed char)0, unsigned char                    \
+			    : (unsigned char)0, short                          \
+			    : (short)0, unsigned short                         \
+			    : (unsigned short)0, int                           \
+			    : (int)0, unsigned int                             \
+			    : (unsigned int)0, long                            \
+			    : (long)0, unsigned long                           \
+			    : (unsigned long)0, long long                      \
+			    : (long long)0, unsigned long long                 \
+			    : (unsigned long long)0, _Bool                     \
+			    : (_Bool)0, default                                \
+			    : (x)))
 
 /* Nothing is discarded after boot: __init code may be called any time. */
 #define __init

@@ -110,11 +110,13 @@ static inline unsigned int cpumask_last(const struct cpumask *srcp)
 /** cpumask_next() - the first CPU after @n (n = -1: from the start). */
 static inline unsigned int cpumask_next(int n, const struct cpumask *srcp)
 {
-	return find_next_bit(cpumask_bits(srcp), nr_cpu_ids, (unsigned long)(n + 1));
+	return find_next_bit(cpumask_bits(srcp), nr_cpu_ids,
+			     (unsigned long)(n + 1));
 }
 static inline unsigned int cpumask_next_zero(int n, const struct cpumask *srcp)
 {
-	return find_next_zero_bit(cpumask_bits(srcp), nr_cpu_ids, (unsigned long)(n + 1));
+	return find_next_zero_bit(cpumask_bits(srcp), nr_cpu_ids,
+				  (unsigned long)(n + 1));
 }
 static inline unsigned int cpumask_next_and(int n, const struct cpumask *a,
 					    const struct cpumask *b)
@@ -134,7 +136,8 @@ static inline unsigned int cpumask_next_wrap(int n, const struct cpumask *m)
 
 	return c < nr_cpu_ids ? c : cpumask_first(m);
 }
-static inline unsigned int cpumask_nth(unsigned int cpu, const struct cpumask *srcp)
+static inline unsigned int cpumask_nth(unsigned int cpu,
+				       const struct cpumask *srcp)
 {
 	return find_nth_bit(cpumask_bits(srcp), nr_cpu_ids, cpu);
 }
@@ -162,36 +165,44 @@ static inline bool cpumask_full(const struct cpumask *srcp)
 static inline bool cpumask_and(struct cpumask *d, const struct cpumask *a,
 			       const struct cpumask *b)
 {
-	return bitmap_and(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
+	return bitmap_and(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b),
+			  nr_cpu_ids);
 }
 static inline void cpumask_or(struct cpumask *d, const struct cpumask *a,
 			      const struct cpumask *b)
 {
-	bitmap_or(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
+	bitmap_or(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b),
+		  nr_cpu_ids);
 }
 static inline void cpumask_xor(struct cpumask *d, const struct cpumask *a,
 			       const struct cpumask *b)
 {
-	bitmap_xor(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
+	bitmap_xor(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b),
+		   nr_cpu_ids);
 }
 static inline bool cpumask_andnot(struct cpumask *d, const struct cpumask *a,
 				  const struct cpumask *b)
 {
-	return bitmap_andnot(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
+	return bitmap_andnot(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b),
+			     nr_cpu_ids);
 }
-static inline void cpumask_complement(struct cpumask *d, const struct cpumask *s)
+static inline void cpumask_complement(struct cpumask *d,
+				      const struct cpumask *s)
 {
 	bitmap_complement(cpumask_bits(d), cpumask_bits(s), nr_cpu_ids);
 }
-static inline bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
+static inline bool cpumask_equal(const struct cpumask *a,
+				 const struct cpumask *b)
 {
 	return bitmap_equal(cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
 }
-static inline bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+static inline bool cpumask_intersects(const struct cpumask *a,
+				      const struct cpumask *b)
 {
 	return bitmap_intersects(cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
 }
-static inline bool cpumask_subset(const struct cpumask *a, const struct cpumask *b)
+static inline bool cpumask_subset(const struct cpumask *a,
+				  const struct cpumask *b)
 {
 	return bitmap_subset(cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
 }
@@ -212,7 +223,8 @@ static inline bool zalloc_cpumask_var(cpumask_var_t *mask, gfp_t flags)
 	return true;
 }
 #define alloc_cpumask_var_node(mask, flags, node) alloc_cpumask_var(mask, flags)
-#define zalloc_cpumask_var_node(mask, flags, node) zalloc_cpumask_var(mask, flags)
+#define zalloc_cpumask_var_node(mask, flags, node)                             \
+	zalloc_cpumask_var(mask, flags)
 static inline void free_cpumask_var(cpumask_var_t mask)
 {
 }

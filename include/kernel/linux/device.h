@@ -51,15 +51,18 @@ static inline int dev_set_name(struct device *dev, const char *name)
 
 #define __pk_dev_printk(printer, level, dev, fmt, ...)                         \
 	printer(level "%s%s%s: " fmt, dev_driver_string(dev),                  \
-		*dev_driver_string(dev) ? " " : "", dev_name(dev), ##__VA_ARGS__)
+		*dev_driver_string(dev) ? " " : "", dev_name(dev),             \
+		##__VA_ARGS__)
 #define dev_printk(level, dev, fmt, ...)                                       \
 	__pk_dev_printk(printk, level, dev, fmt, ##__VA_ARGS__)
 #define dev_emerg(dev, fmt, ...) dev_printk(KERN_EMERG, dev, fmt, ##__VA_ARGS__)
 #define dev_alert(dev, fmt, ...) dev_printk(KERN_ALERT, dev, fmt, ##__VA_ARGS__)
 #define dev_crit(dev, fmt, ...) dev_printk(KERN_CRIT, dev, fmt, ##__VA_ARGS__)
 #define dev_err(dev, fmt, ...) dev_printk(KERN_ERR, dev, fmt, ##__VA_ARGS__)
-#define dev_warn(dev, fmt, ...) dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
-#define dev_notice(dev, fmt, ...) dev_printk(KERN_NOTICE, dev, fmt, ##__VA_ARGS__)
+#define dev_warn(dev, fmt, ...)                                                \
+	dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
+#define dev_notice(dev, fmt, ...)                                              \
+	dev_printk(KERN_NOTICE, dev, fmt, ##__VA_ARGS__)
 #define dev_info(dev, fmt, ...) dev_printk(KERN_INFO, dev, fmt, ##__VA_ARGS__)
 #ifdef DEBUG
 #define dev_dbg(dev, fmt, ...) dev_printk(KERN_DEBUG, dev, fmt, ##__VA_ARGS__)
@@ -83,21 +86,25 @@ static inline int dev_set_name(struct device *dev, const char *name)
 #define dev_err_ratelimited(dev, fmt, ...)                                     \
 	__pk_dev_printk(printk_ratelimited, KERN_ERR, dev, fmt, ##__VA_ARGS__)
 #define dev_warn_ratelimited(dev, fmt, ...)                                    \
-	__pk_dev_printk(printk_ratelimited, KERN_WARNING, dev, fmt, ##__VA_ARGS__)
+	__pk_dev_printk(printk_ratelimited, KERN_WARNING, dev, fmt,            \
+			##__VA_ARGS__)
 #define dev_info_ratelimited(dev, fmt, ...)                                    \
 	__pk_dev_printk(printk_ratelimited, KERN_INFO, dev, fmt, ##__VA_ARGS__)
 #define dev_notice_ratelimited(dev, fmt, ...)                                  \
-	__pk_dev_printk(printk_ratelimited, KERN_NOTICE, dev, fmt, ##__VA_ARGS__)
+	__pk_dev_printk(printk_ratelimited, KERN_NOTICE, dev, fmt,             \
+			##__VA_ARGS__)
 #define dev_dbg_ratelimited(dev, fmt, ...) dev_dbg(dev, fmt, ##__VA_ARGS__)
 /** dev_err_probe() - dev_err() unless @err is -EPROBE_DEFER; returns @err. */
 #define dev_err_probe(dev, err, fmt, ...)                                      \
 	({                                                                     \
 		int __pk_err = (err);                                          \
 		if (__pk_err != -EPROBE_DEFER)                                 \
-			dev_err(dev, "error %d: " fmt, __pk_err, ##__VA_ARGS__); \
+			dev_err(dev, "error %d: " fmt, __pk_err,               \
+				##__VA_ARGS__);                                \
 		__pk_err;                                                      \
 	})
-#define dev_WARN(dev, fmt, ...) WARN(1, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define dev_WARN(dev, fmt, ...)                                                \
+	WARN(1, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 #define dev_WARN_ONCE(dev, cond, fmt, ...)                                     \
 	WARN_ONCE(cond, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 

@@ -12,7 +12,8 @@
 #include <linux/types.h>
 
 #define MAX_ERRNO 4095
-#define IS_ERR_VALUE(x) unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+#define IS_ERR_VALUE(x)                                                        \
+	unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 
 /** ERR_PTR() - @error (negative errno) as a pointer.  Any context. */
 static inline void *__must_check ERR_PTR(long error)

@@ -20,8 +20,8 @@ struct idr {
 
 #define IDR_INIT_BASE(name, base)                                              \
 	{                                                                      \
-		.idr_rt = XARRAY_INIT(name.idr_rt, XA_FLAGS_ALLOC), .idr_base = (base), \
-		.idr_next = 0,                                                 \
+		.idr_rt = XARRAY_INIT(name.idr_rt, XA_FLAGS_ALLOC),            \
+		.idr_base = (base), .idr_next = 0,                             \
 	}
 #define IDR_INIT(name) IDR_INIT_BASE(name, 0)
 #define DEFINE_IDR(name) struct idr name = IDR_INIT(name)
@@ -40,7 +40,8 @@ static inline bool idr_is_empty(const struct idr *idr)
 {
 	return xa_empty(&idr->idr_rt);
 }
-/** idr_alloc() - an ID in [@start, @end) (@end <= 0: no limit) for @ptr, or -ENOSPC/-ENOMEM. */
+/** idr_alloc() - an ID in [@start, @end) (@end <= 0: no limit) for @ptr, or
+ * -ENOSPC/-ENOMEM. */
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 /** idr_alloc_cyclic() - idr_alloc() continuing after the last ID given. */
 int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
@@ -51,8 +52,8 @@ void *idr_remove(struct idr *idr, unsigned long id);
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id);
 void *idr_get_next(struct idr *idr, int *nextid);
 void *idr_get_next_ul(struct idr *idr, unsigned long *nextid);
-int idr_for_each(const struct idr *idr,
-		 int (*fn)(int id, void *p, void *data), void *data);
+int idr_for_each(const struct idr *idr, int (*fn)(int id, void *p, void *data),
+		 void *data);
 void idr_destroy(struct idr *idr);
 #define idr_preload(gfp) ((void)(gfp))
 #define idr_preload_end() ((void)0)
@@ -61,7 +62,8 @@ void idr_destroy(struct idr *idr);
 #define idr_for_each_entry(idr, entry, id)                                     \
 	for (id = 0; ((entry) = idr_get_next(idr, &(id))) != NULL; id += 1U)
 #define idr_for_each_entry_ul(idr, entry, tmp, id)                             \
-	for (tmp = 0, id = 0; ((entry) = idr_get_next_ul(idr, &(id))) != NULL; id += 1)
+	for (tmp = 0, id = 0; ((entry) = idr_get_next_ul(idr, &(id))) != NULL; \
+	     id += 1)
 
 struct ida {
 	struct xarray xa;
@@ -75,7 +77,8 @@ static inline void ida_init(struct ida *ida)
 {
 	xa_init_flags(&ida->xa, XA_FLAGS_ALLOC);
 }
-/** ida_alloc_range() - the lowest free ID in [@min, @max], or -ENOSPC/-ENOMEM. */
+/** ida_alloc_range() - the lowest free ID in [@min, @max], or -ENOSPC/-ENOMEM.
+ */
 int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
 		    gfp_t gfp);
 static inline int ida_alloc(struct ida *ida, gfp_t gfp)

@@ -33,14 +33,15 @@ extern const char pk_kernel_initcalls[];
 
 /* An entry is a pointer in section pk_initcalls (same size, no padding). */
 #define ___pk_define_initcall(fn, lvl, id)                                     \
-	static const struct pk_initcall __PASTE(__pk_initcall_, id) = {        \
-		(lvl), (fn), #fn};                                             \
+	static const struct pk_initcall __PASTE(__pk_initcall_,                \
+						id) = {(lvl), (fn), #fn};      \
 	static const struct pk_initcall *const __PASTE(__pk_initcall_p_, id)   \
 		__attribute__((__section__("pk_initcalls"), __used__)) =       \
 			&__PASTE(__pk_initcall_, id);                          \
-	static const char *const __PASTE(__pk_initcall_ref_, id) __used =     \
+	static const char *const __PASTE(__pk_initcall_ref_, id) __used =      \
 		pk_kernel_initcalls
-#define __pk_define_initcall(fn, lvl) ___pk_define_initcall(fn, lvl, __COUNTER__)
+#define __pk_define_initcall(fn, lvl)                                          \
+	___pk_define_initcall(fn, lvl, __COUNTER__)
 
 #define early_initcall(fn) __pk_define_initcall(fn, 0)
 #define pure_initcall(fn) __pk_define_initcall(fn, 1)
@@ -63,7 +64,8 @@ extern const char pk_kernel_initcalls[];
 #define PK_NR_INITCALL_LEVELS 9
 
 #define ___pk_define_exitcall(fn, id)                                          \
-	static const struct pk_exitcall __PASTE(__pk_exitcall_, id) = {fn, #fn}; \
+	static const struct pk_exitcall __PASTE(__pk_exitcall_, id) = {fn,     \
+								       #fn};   \
 	static const struct pk_exitcall *const __PASTE(__pk_exitcall_p_, id)   \
 		__attribute__((__section__("pk_exitcalls"), __used__)) =       \
 			&__PASTE(__pk_exitcall_, id)

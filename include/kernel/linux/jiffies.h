@@ -96,9 +96,10 @@ static inline u64 jiffies64_to_msecs(u64 j)
 }
 static inline unsigned long timespec64_to_jiffies(const struct timespec64 *ts)
 {
-	return nsecs_to_jiffies((u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec);
+	return nsecs_to_jiffies((u64)ts->tv_sec * NSEC_PER_SEC +
+				(u64)ts->tv_nsec);
 }
-#define secs_to_jiffies(s) ((unsigned long)(s) * HZ)
+#define secs_to_jiffies(s) ((unsigned long)(s)*HZ)
 /** round_jiffies() - @j rounded to a whole second (timers batch there). */
 static inline unsigned long round_jiffies(unsigned long j)
 {

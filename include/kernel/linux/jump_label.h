@@ -52,7 +52,7 @@ struct static_key_false {
 #define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
 #define DEFINE_STATIC_KEY_ARRAY_FALSE(name, count)                             \
 	struct static_key_false name[count] = {                                \
-		[0 ...(count)-1] = {.key = STATIC_KEY_INIT_FALSE}}
+		[0 ...(count) - 1] = {.key = STATIC_KEY_INIT_FALSE}}
 
 static __always_inline bool static_key_enabled_raw(const struct static_key *k)
 {

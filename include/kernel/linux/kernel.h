@@ -36,8 +36,8 @@
 #ifndef _THIS_IP_
 #define _THIS_IP_                                                              \
 	({                                                                     \
-	__label__ __pk_here;                                                   \
-	__pk_here:                                                             \
+		__label__ __pk_here;                                           \
+__pk_here:                                                                     \
 		(unsigned long)&&__pk_here;                                    \
 	})
 #endif

@@ -55,8 +55,10 @@ struct __kfifo {
 #define STRUCT_KFIFO_PTR(type) struct __STRUCT_KFIFO_PTR(type, 0, type)
 
 struct kfifo __STRUCT_KFIFO_PTR(unsigned char, 0, void);
-#define STRUCT_KFIFO_REC_1(size) struct __STRUCT_KFIFO(unsigned char, size, 1, void)
-#define STRUCT_KFIFO_REC_2(size) struct __STRUCT_KFIFO(unsigned char, size, 2, void)
+#define STRUCT_KFIFO_REC_1(size)                                               \
+	struct __STRUCT_KFIFO(unsigned char, size, 1, void)
+#define STRUCT_KFIFO_REC_2(size)                                               \
+	struct __STRUCT_KFIFO(unsigned char, size, 2, void)
 struct kfifo_rec_ptr_1 __STRUCT_KFIFO_PTR(unsigned char, 1, void);
 struct kfifo_rec_ptr_2 __STRUCT_KFIFO_PTR(unsigned char, 2, void);
 
@@ -71,21 +73,31 @@ struct kfifo_rec_ptr_2 __STRUCT_KFIFO_PTR(unsigned char, 2, void);
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
 		__kfifo->in = 0;                                               \
 		__kfifo->out = 0;                                              \
-		__kfifo->mask = __is_kfifo_ptr(__tmp) ? 0 : ARRAY_SIZE(__tmp->buf) - 1; \
+		__kfifo->mask = __is_kfifo_ptr(__tmp)                          \
+					? 0                                    \
+					: ARRAY_SIZE(__tmp->buf) - 1;          \
 		__kfifo->esize = sizeof(*__tmp->buf);                          \
 		__kfifo->data = __is_kfifo_ptr(__tmp) ? NULL : __tmp->buf;     \
 	})
 /** DEFINE_KFIFO() - a fifo of @size @type elements, initialized. */
 #define DEFINE_KFIFO(fifo, type, size)                                         \
-	DECLARE_KFIFO(fifo, type, size) = (__typeof__(fifo)){{{                \
-		.in = 0,                                                       \
-		.out = 0,                                                      \
-		.mask = __is_kfifo_ptr(&(fifo)) ? 0 : ARRAY_SIZE((fifo).buf) - 1, \
-		.esize = sizeof(*(fifo).buf),                                  \
-		.data = __is_kfifo_ptr(&(fifo)) ? NULL : (fifo).buf,           \
-	}}}
+	DECLARE_KFIFO(fifo, type, size) = (__typeof__(fifo))                   \
+	{                                                                      \
+		{                                                              \
+			{                                                      \
+				.in = 0, .out = 0,                             \
+				.mask = __is_kfifo_ptr(&(fifo))                \
+						? 0                            \
+						: ARRAY_SIZE((fifo).buf) - 1,  \
+				.esize = sizeof(*(fifo).buf),                  \
+				.data = __is_kfifo_ptr(&(fifo)) ? NULL         \
+								: (fifo).buf,  \
+			}                                                      \
+		}                                                              \
+	}
 
-static inline unsigned int __must_check __kfifo_uint_must_check_helper(unsigned int val)
+static inline unsigned int __must_check
+__kfifo_uint_must_check_helper(unsigned int val)
 {
 	return val;
 }
@@ -139,7 +151,10 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		__typeof__((fifo) + 1) __tmpq = (fifo);                        \
 		const size_t __recsize = sizeof(*__tmpq->rectype);             \
 		unsigned int __avail = kfifo_size(__tmpq) - kfifo_len(__tmpq); \
-		(__recsize) ? ((__avail <= __recsize) ? 0 : __kfifo_max_r(__avail - __recsize, __recsize)) \
+		(__recsize) ? ((__avail <= __recsize)                          \
+				       ? 0                                     \
+				       : __kfifo_max_r(__avail - __recsize,    \
+						       __recsize))             \
 			    : __avail;                                         \
 	}))
 #define kfifo_skip(fifo)                                                       \
@@ -165,8 +180,10 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 	__kfifo_int_must_check_helper(({                                       \
 		__typeof__((fifo) + 1) __tmp = (fifo);                         \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
-		__is_kfifo_ptr(__tmp) ? __kfifo_alloc(__kfifo, size, sizeof(*__tmp->type), gfp_mask) \
-				      : -EINVAL;                               \
+		__is_kfifo_ptr(__tmp)                                          \
+			? __kfifo_alloc(__kfifo, size, sizeof(*__tmp->type),   \
+					gfp_mask)                              \
+			: -EINVAL;                                             \
 	}))
 #define kfifo_free(fifo)                                                       \
 	({                                                                     \
@@ -179,7 +196,8 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 	({                                                                     \
 		__typeof__((fifo) + 1) __tmp = (fifo);                         \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
-		__is_kfifo_ptr(__tmp) ? __kfifo_init(__kfifo, buffer, size, sizeof(*__tmp->type)) \
+		__is_kfifo_ptr(__tmp) ? __kfifo_init(__kfifo, buffer, size,    \
+						     sizeof(*__tmp->type))     \
 				      : -EINVAL;                               \
 	})
 /** kfifo_put() - add one element; 1, or 0 if full.  One producer. */
@@ -191,12 +209,16 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		size_t __recsize = sizeof(*__tmp->rectype);                    \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
 		if (__recsize)                                                 \
-			__ret = __kfifo_in_r(__kfifo, &__val, sizeof(__val), __recsize); \
+			__ret = __kfifo_in_r(__kfifo, &__val, sizeof(__val),   \
+					     __recsize);                       \
 		else {                                                         \
 			__ret = !kfifo_is_full(__tmp);                         \
 			if (__ret) {                                           \
-				(__is_kfifo_ptr(__tmp) ? ((__typeof__(__tmp->type))__kfifo->data) \
-						       : (__tmp->buf))[__kfifo->in & __tmp->kfifo.mask] = \
+				(__is_kfifo_ptr(__tmp)                         \
+					 ? ((__typeof__(__tmp->type))          \
+						    __kfifo->data)             \
+					 : (__tmp->buf))[__kfifo->in &         \
+							 __tmp->kfifo.mask] =  \
 					*(__typeof__(__tmp->type))&__val;      \
 				smp_wmb();                                     \
 				__kfifo->in++;                                 \
@@ -213,13 +235,18 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		const size_t __recsize = sizeof(*__tmp->rectype);              \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
 		if (__recsize)                                                 \
-			__ret = __kfifo_out_r(__kfifo, __val, sizeof(*__val), __recsize); \
+			__ret = __kfifo_out_r(__kfifo, __val, sizeof(*__val),  \
+					      __recsize);                      \
 		else {                                                         \
 			__ret = !kfifo_is_empty(__tmp);                        \
 			if (__ret) {                                           \
 				*(__typeof__(__tmp->type))__val =              \
-					(__is_kfifo_ptr(__tmp) ? ((__typeof__(__tmp->type))__kfifo->data) \
-							       : (__tmp->buf))[__kfifo->out & __tmp->kfifo.mask]; \
+					(__is_kfifo_ptr(__tmp)                 \
+						 ? ((__typeof__(__tmp->type))  \
+							    __kfifo->data)     \
+						 : (__tmp->buf))               \
+						[__kfifo->out &                \
+						 __tmp->kfifo.mask];           \
 				smp_wmb();                                     \
 				__kfifo->out++;                                \
 			}                                                      \
@@ -235,13 +262,18 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		const size_t __recsize = sizeof(*__tmp->rectype);              \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
 		if (__recsize)                                                 \
-			__ret = __kfifo_out_peek_r(__kfifo, __val, sizeof(*__val), __recsize); \
+			__ret = __kfifo_out_peek_r(__kfifo, __val,             \
+						   sizeof(*__val), __recsize); \
 		else {                                                         \
 			__ret = !kfifo_is_empty(__tmp);                        \
 			if (__ret) {                                           \
 				*(__typeof__(__tmp->type))__val =              \
-					(__is_kfifo_ptr(__tmp) ? ((__typeof__(__tmp->type))__kfifo->data) \
-							       : (__tmp->buf))[__kfifo->out & __tmp->kfifo.mask]; \
+					(__is_kfifo_ptr(__tmp)                 \
+						 ? ((__typeof__(__tmp->type))  \
+							    __kfifo->data)     \
+						 : (__tmp->buf))               \
+						[__kfifo->out &                \
+						 __tmp->kfifo.mask];           \
 				smp_wmb();                                     \
 			}                                                      \
 		}                                                              \
@@ -310,8 +342,9 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		unsigned long __n = (n);                                       \
 		const size_t __recsize = sizeof(*__tmp->rectype);              \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
-		(__recsize) ? __kfifo_out_peek_r(__kfifo, __buf, __n, __recsize) \
-			    : __kfifo_out_peek(__kfifo, __buf, __n);           \
+		(__recsize)                                                    \
+			? __kfifo_out_peek_r(__kfifo, __buf, __n, __recsize)   \
+			: __kfifo_out_peek(__kfifo, __buf, __n);               \
 	}))
 #define kfifo_from_user(fifo, from, len, copied)                               \
 	__kfifo_uint_must_check_helper(({                                      \
@@ -321,8 +354,10 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		unsigned int *__copied = (copied);                             \
 		const size_t __recsize = sizeof(*__tmp->rectype);              \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
-		(__recsize) ? __kfifo_from_user_r(__kfifo, __from, __len, __copied, __recsize) \
-			    : __kfifo_from_user(__kfifo, __from, __len, __copied); \
+		(__recsize)                                                    \
+			? __kfifo_from_user_r(__kfifo, __from, __len,          \
+					      __copied, __recsize)             \
+			: __kfifo_from_user(__kfifo, __from, __len, __copied); \
 	}))
 #define kfifo_to_user(fifo, to, len, copied)                                   \
 	__kfifo_int_must_check_helper(({                                       \
@@ -332,7 +367,8 @@ static inline int __must_check __kfifo_int_must_check_helper(int val)
 		unsigned int *__copied = (copied);                             \
 		const size_t __recsize = sizeof(*__tmp->rectype);              \
 		struct __kfifo *__kfifo = &__tmp->kfifo;                       \
-		(__recsize) ? __kfifo_to_user_r(__kfifo, __to, __len, __copied, __recsize) \
+		(__recsize) ? __kfifo_to_user_r(__kfifo, __to, __len,          \
+						__copied, __recsize)           \
 			    : __kfifo_to_user(__kfifo, __to, __len, __copied); \
 	}))
 
@@ -341,7 +377,8 @@ int __kfifo_alloc(struct __kfifo *fifo, unsigned int size, size_t esize,
 void __kfifo_free(struct __kfifo *fifo);
 int __kfifo_init(struct __kfifo *fifo, void *buffer, unsigned int size,
 		 size_t esize);
-unsigned int __kfifo_in(struct __kfifo *fifo, const void *buf, unsigned int len);
+unsigned int __kfifo_in(struct __kfifo *fifo, const void *buf,
+			unsigned int len);
 unsigned int __kfifo_out(struct __kfifo *fifo, void *buf, unsigned int len);
 int __kfifo_from_user(struct __kfifo *fifo, const void __user *from,
 		      unsigned long len, unsigned int *copied);
@@ -353,13 +390,15 @@ unsigned int __kfifo_dma_in_prepare(struct __kfifo *fifo,
 unsigned int __kfifo_dma_out_prepare(struct __kfifo *fifo,
 				     struct scatterlist *sgl, int nents,
 				     unsigned int len);
-unsigned int __kfifo_out_peek(struct __kfifo *fifo, void *buf, unsigned int len);
+unsigned int __kfifo_out_peek(struct __kfifo *fifo, void *buf,
+			      unsigned int len);
 unsigned int __kfifo_in_r(struct __kfifo *fifo, const void *buf,
 			  unsigned int len, size_t recsize);
 unsigned int __kfifo_out_r(struct __kfifo *fifo, void *buf, unsigned int len,
 			   size_t recsize);
 int __kfifo_from_user_r(struct __kfifo *fifo, const void __user *from,
-			unsigned long len, unsigned int *copied, size_t recsize);
+			unsigned long len, unsigned int *copied,
+			size_t recsize);
 int __kfifo_to_user_r(struct __kfifo *fifo, void __user *to, unsigned long len,
 		      unsigned int *copied, size_t recsize);
 unsigned int __kfifo_dma_in_prepare_r(struct __kfifo *fifo,

@@ -31,7 +31,8 @@ static inline void kref_get(struct kref *kref)
 	refcount_inc(&kref->refcount);
 }
 /** kref_put() - drop a reference; calls @release and returns 1 for the last. */
-static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref))
+static inline int kref_put(struct kref *kref,
+			   void (*release)(struct kref *kref))
 {
 	if (refcount_dec_and_test(&kref->refcount)) {
 		release(kref);

@@ -11,11 +11,13 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-int __must_check kstrtoull(const char *s, unsigned int base, unsigned long long *res);
+int __must_check kstrtoull(const char *s, unsigned int base,
+			   unsigned long long *res);
 int __must_check kstrtoll(const char *s, unsigned int base, long long *res);
 int __must_check kstrtoul(const char *s, unsigned int base, unsigned long *res);
 int __must_check kstrtol(const char *s, unsigned int base, long *res);
-int __must_check kstrtouint(const char *s, unsigned int base, unsigned int *res);
+int __must_check kstrtouint(const char *s, unsigned int base,
+			    unsigned int *res);
 int __must_check kstrtoint(const char *s, unsigned int base, int *res);
 int __must_check kstrtou16(const char *s, unsigned int base, u16 *res);
 int __must_check kstrtou8(const char *s, unsigned int base, u8 *res);

@@ -311,7 +311,8 @@ static inline size_t list_count_nodes(struct list_head *head)
 	for (; !list_entry_is_head(pos, head, member);                         \
 	     pos = list_prev_entry(pos, member))
 #define list_for_each_entry_safe_continue(pos, n, head, member)                \
-	for (pos = list_next_entry(pos, member), n = list_next_entry(pos, member); \
+	for (pos = list_next_entry(pos, member),                               \
+	    n = list_next_entry(pos, member);                                  \
 	     !list_entry_is_head(pos, head, member);                           \
 	     pos = n, n = list_next_entry(n, member))
 #define list_for_each_entry_safe_from(pos, n, head, member)                    \
@@ -454,7 +455,8 @@ static inline size_t hlist_count_nodes(struct hlist_head *head)
 }
 
 #define hlist_entry(ptr, type, member) container_of(ptr, type, member)
-#define hlist_for_each(pos, head) for (pos = (head)->first; pos; pos = pos->next)
+#define hlist_for_each(pos, head)                                              \
+	for (pos = (head)->first; pos; pos = pos->next)
 #define hlist_for_each_safe(pos, n, head)                                      \
 	for (pos = (head)->first; pos && ({                                    \
 					  n = pos->next;                       \
@@ -467,16 +469,18 @@ static inline size_t hlist_count_nodes(struct hlist_head *head)
 		____ptr ? hlist_entry(____ptr, type, member) : NULL;           \
 	})
 #define hlist_for_each_entry(pos, head, member)                                \
-	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member); \
-	     pos;                                                              \
-	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)),         \
+				    member);                                   \
+	     pos; pos = hlist_entry_safe((pos)->member.next,                   \
+					 __typeof__(*(pos)), member))
 #define hlist_for_each_entry_continue(pos, member)                             \
-	for (pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member); \
-	     pos;                                                              \
-	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
+	for (pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)),    \
+				    member);                                   \
+	     pos; pos = hlist_entry_safe((pos)->member.next,                   \
+					 __typeof__(*(pos)), member))
 #define hlist_for_each_entry_from(pos, member)                                 \
-	for (; pos;                                                            \
-	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
+	for (; pos; pos = hlist_entry_safe((pos)->member.next,                 \
+					   __typeof__(*(pos)), member))
 #define hlist_for_each_entry_safe(pos, n, head, member)                        \
 	for (pos = hlist_entry_safe((head)->first, __typeof__(*pos), member);  \
 	     pos && ({                                                         \

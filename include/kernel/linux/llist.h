@@ -54,11 +54,13 @@ static inline bool llist_on_list(const struct llist_node *node)
 #define llist_for_each_entry(pos, node, member)                                \
 	for ((pos) = llist_entry((node), __typeof__(*(pos)), member);          \
 	     member_address_is_nonnull(pos, member);                           \
-	     (pos) = llist_entry((pos)->member.next, __typeof__(*(pos)), member))
+	     (pos) = llist_entry((pos)->member.next, __typeof__(*(pos)),       \
+				 member))
 #define llist_for_each_entry_safe(pos, n, node, member)                        \
 	for (pos = llist_entry((node), __typeof__(*pos), member);              \
 	     member_address_is_nonnull(pos, member) &&                         \
-	     (n = llist_entry(pos->member.next, __typeof__(*n), member), true); \
+	     (n = llist_entry(pos->member.next, __typeof__(*n), member),       \
+	     true);                                                            \
 	     pos = n)
 
 /** llist_empty() - is @head empty (a snapshot)?  Any context. */

@@ -22,14 +22,16 @@
 /* Held by the caller (sleeping locks) or by anyone (spinning ones). */
 #undef lockdep_assert_held
 #define __pk_lock_held(l)                                                      \
-	_Generic((l), spinlock_t *: pk_spin_lock_held((spinlock_t *)(void *)(l)), \
-		 raw_spinlock_t *: raw_spin_is_locked(                          \
-			 (raw_spinlock_t *)(void *)(l)),                       \
-		 struct mutex *: ((struct mutex *)(void *)(l))->owner ==        \
-			 get_current(),                                        \
-		 struct rw_semaphore *: rwsem_is_locked(                        \
-			 (struct rw_semaphore *)(void *)(l)),                  \
-		 default: true)
+	_Generic((l), spinlock_t *                                             \
+		 : pk_spin_lock_held((spinlock_t *)(void *)(l)),               \
+		   raw_spinlock_t *                                            \
+		 : raw_spin_is_locked((raw_spinlock_t *)(void *)(l)),          \
+		   struct mutex *                                              \
+		 : ((struct mutex *)(void *)(l))->owner == get_current(),      \
+		   struct rw_semaphore *                                       \
+		 : rwsem_is_locked((struct rw_semaphore *)(void *)(l)),        \
+		   default                                                     \
+		 : true)
 #define lockdep_assert_held(l) WARN_ON_ONCE(!__pk_lock_held(l))
 
 #define lockdep_set_class(lock, key) ((void)(key))

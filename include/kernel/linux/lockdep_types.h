@@ -11,6 +11,9 @@ struct lockdep_map {
 };
 #define SINGLE_DEPTH_NESTING 1
 #define MAX_LOCKDEP_SUBCLASSES 8UL
-#define STATIC_LOCKDEP_MAP_INIT(_name, _key) {.name = (_name)}
+#define STATIC_LOCKDEP_MAP_INIT(_name, _key)                                   \
+	{                                                                      \
+		.name = (_name)                                                \
+	}
 
 #endif /* _LINUX_LOCKDEP_TYPES_H */

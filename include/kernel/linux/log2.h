@@ -29,13 +29,16 @@ __rounddown_pow_of_two(unsigned long n)
 }
 /* Constant-folded when @n is a constant (as in array sizes). */
 #define ilog2(n)                                                               \
-	(__builtin_constant_p(n) ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))     \
-				 : (sizeof(n) <= 4 ? __ilog2_u32(n) : __ilog2_u64(n)))
+	(__builtin_constant_p(n)                                               \
+		 ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))                     \
+		 : (sizeof(n) <= 4 ? __ilog2_u32(n) : __ilog2_u64(n)))
 #define roundup_pow_of_two(n)                                                  \
-	(__builtin_constant_p(n) ? ((n) == 1 ? 1 : (1UL << (ilog2((n)-1) + 1))) \
-				 : __roundup_pow_of_two(n))
+	(__builtin_constant_p(n)                                               \
+		 ? ((n) == 1 ? 1 : (1UL << (ilog2((n)-1) + 1)))                \
+		 : __roundup_pow_of_two(n))
 #define rounddown_pow_of_two(n)                                                \
-	(__builtin_constant_p(n) ? (1UL << ilog2(n)) : __rounddown_pow_of_two(n))
+	(__builtin_constant_p(n) ? (1UL << ilog2(n))                           \
+				 : __rounddown_pow_of_two(n))
 #define order_base_2(n) ((n) > 1 ? ilog2((n)-1) + 1 : 0)
 
 #endif /* _LINUX_LOG2_H */

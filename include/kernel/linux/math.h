@@ -9,7 +9,8 @@
 #define DIV_ROUND_UP_ULL(ll, d) DIV_ROUND_UP((unsigned long long)(ll), d)
 #define DIV_ROUND_DOWN_ULL(ll, d) ((unsigned long long)(ll) / (d))
 #define DIV_ROUND_CLOSEST(x, d) (((x) + ((d) / 2)) / (d))
-#define DIV_ROUND_CLOSEST_ULL(x, d) DIV_ROUND_CLOSEST((unsigned long long)(x), d)
+#define DIV_ROUND_CLOSEST_ULL(x, d)                                            \
+	DIV_ROUND_CLOSEST((unsigned long long)(x), d)
 /* round_up()/round_down(): @y a power of two. */
 #define __round_mask(x, y) ((__typeof__(x))((y)-1))
 #define round_up(x, y) ((((x)-1) | __round_mask(x, y)) + 1)
@@ -20,7 +21,8 @@
 #define ALIGN(x, a) round_up(x, (__typeof__(x))(a))
 #define ALIGN_DOWN(x, a) round_down(x, (__typeof__(x))(a))
 #define PTR_ALIGN(p, a) ((__typeof__(p))ALIGN((unsigned long)(p), (a)))
-#define PTR_ALIGN_DOWN(p, a) ((__typeof__(p))ALIGN_DOWN((unsigned long)(p), (a)))
+#define PTR_ALIGN_DOWN(p, a)                                                   \
+	((__typeof__(p))ALIGN_DOWN((unsigned long)(p), (a)))
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a)-1)) == 0)
 #define abs(x)                                                                 \
 	({                                                                     \

@@ -10,8 +10,8 @@
 #include <linux/compiler.h>
 
 #define __pk_cmp_check(x, y)                                                   \
-	_Static_assert(__same_type(x, y) ||                                    \
-			       (__builtin_constant_p(x) || __builtin_constant_p(y)), \
+	_Static_assert(__same_type(x, y) || (__builtin_constant_p(x) ||        \
+					     __builtin_constant_p(y)),         \
 		       "min()/max() of different types: use min_t()/max_t()")
 #define __pk_cmp(op, x, y)                                                     \
 	({                                                                     \
@@ -40,7 +40,8 @@
 	({                                                                     \
 		__typeof__(x) __pk_x = (x);                                    \
 		__typeof__(y) __pk_y = (y);                                    \
-		__pk_x == 0 ? __pk_y : ((__pk_y == 0) ? __pk_x : min(__pk_x, __pk_y)); \
+		__pk_x == 0 ? __pk_y                                           \
+			    : ((__pk_y == 0) ? __pk_x : min(__pk_x, __pk_y));  \
 	})
 #define clamp(val, lo, hi) min((__typeof__(val))max(val, lo), hi)
 #define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)

@@ -9,7 +9,8 @@
 #include <preempt/mutex.h>
 
 #define mutex_lock_nested(lock, sub) mutex_lock(lock)
-#define mutex_lock_interruptible_nested(lock, sub) mutex_lock_interruptible(lock)
+#define mutex_lock_interruptible_nested(lock, sub)                             \
+	mutex_lock_interruptible(lock)
 #define mutex_lock_killable(lock) mutex_lock_interruptible(lock)
 #define mutex_lock_io(lock) mutex_lock(lock)
 #define mutex_destroy(lock) ((void)(lock))

@@ -52,7 +52,6 @@ static inline size_t __must_check size_sub(size_t a, size_t b)
 	size_add(sizeof(*(p)), size_mul(sizeof(*(p)->member), count))
 #define struct_size_t(type, member, count)                                     \
 	struct_size((type *)NULL, member, count)
-#define flex_array_size(p, member, count)                                      \
-	size_mul(count, sizeof(*(p)->member))
+#define flex_array_size(p, member, count) size_mul(count, sizeof(*(p)->member))
 
 #endif /* _LINUX_OVERFLOW_H */

@@ -27,15 +27,16 @@
 #define PER_CPU_BASE_SECTION "pk_percpu"
 #define DECLARE_PER_CPU_SECTION(type, name, sec) extern __typeof__(type) name
 #define DEFINE_PER_CPU_SECTION(type, name, sec)                                \
-	__attribute__((__section__(PER_CPU_BASE_SECTION), __used__))           \
-	__typeof__(type) name
+	__attribute__((__section__(PER_CPU_BASE_SECTION),                      \
+		       __used__)) __typeof__(type) name
 #define DECLARE_PER_CPU(type, name) DECLARE_PER_CPU_SECTION(type, name, "")
 #define DEFINE_PER_CPU(type, name) DEFINE_PER_CPU_SECTION(type, name, "")
 #define DECLARE_PER_CPU_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
 #define DEFINE_PER_CPU_ALIGNED(type, name)                                     \
 	DEFINE_PER_CPU_SECTION(type, name, "") __aligned(64)
 #define DECLARE_PER_CPU_SHARED_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
-#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU_ALIGNED(type, name)
+#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name)                              \
+	DEFINE_PER_CPU_ALIGNED(type, name)
 #define DECLARE_PER_CPU_READ_MOSTLY(type, name) DECLARE_PER_CPU(type, name)
 #define DEFINE_PER_CPU_READ_MOSTLY(type, name) DEFINE_PER_CPU(type, name)
 #define DECLARE_PER_CPU_PAGE_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
@@ -92,7 +93,8 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 		*__pk_p += (val);                                              \
 		*__pk_p;                                                       \
 	})
-#define raw_cpu_sub_return(pcp, val) raw_cpu_add_return(pcp, -(__typeof__(pcp))(val))
+#define raw_cpu_sub_return(pcp, val)                                           \
+	raw_cpu_add_return(pcp, -(__typeof__(pcp))(val))
 #define raw_cpu_inc_return(pcp) raw_cpu_add_return(pcp, 1)
 #define raw_cpu_dec_return(pcp) raw_cpu_add_return(pcp, -1)
 #define raw_cpu_xchg(pcp, nval)                                                \
@@ -124,7 +126,8 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 
 /* __this_cpu_*(): the raw ones, after DEBUG_PREEMPT's check. */
 #if CONFIG_DEBUG_PREEMPT
-#define __this_cpu_preempt_check(op) pk_check_preemption_disabled("__this_cpu_" op)
+#define __this_cpu_preempt_check(op)                                           \
+	pk_check_preemption_disabled("__this_cpu_" op)
 #else
 #define __this_cpu_preempt_check(op) ((void)0)
 #endif
@@ -165,7 +168,8 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 		__this_cpu_preempt_check("add_return");                        \
 		raw_cpu_add_return(pcp, val);                                  \
 	})
-#define __this_cpu_sub_return(pcp, val) __this_cpu_add_return(pcp, -(__typeof__(pcp))(val))
+#define __this_cpu_sub_return(pcp, val)                                        \
+	__this_cpu_add_return(pcp, -(__typeof__(pcp))(val))
 #define __this_cpu_inc_return(pcp) __this_cpu_add_return(pcp, 1)
 #define __this_cpu_dec_return(pcp) __this_cpu_add_return(pcp, -1)
 #define __this_cpu_xchg(pcp, nval)                                             \
@@ -196,15 +200,18 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 		raw_local_irq_restore(__pk_flags);                             \
 	} while (0)
 #define this_cpu_read(pcp) __pk_this_cpu_irqsafe(raw_cpu_read(pcp))
-#define this_cpu_write(pcp, val) __pk_this_cpu_irqsafe_void(raw_cpu_write(pcp, val))
+#define this_cpu_write(pcp, val)                                               \
+	__pk_this_cpu_irqsafe_void(raw_cpu_write(pcp, val))
 #define this_cpu_add(pcp, val) __pk_this_cpu_irqsafe_void(raw_cpu_add(pcp, val))
 #define this_cpu_sub(pcp, val) __pk_this_cpu_irqsafe_void(raw_cpu_sub(pcp, val))
 #define this_cpu_and(pcp, val) __pk_this_cpu_irqsafe_void(raw_cpu_and(pcp, val))
 #define this_cpu_or(pcp, val) __pk_this_cpu_irqsafe_void(raw_cpu_or(pcp, val))
 #define this_cpu_inc(pcp) this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp) this_cpu_sub(pcp, 1)
-#define this_cpu_add_return(pcp, val) __pk_this_cpu_irqsafe(raw_cpu_add_return(pcp, val))
-#define this_cpu_sub_return(pcp, val) this_cpu_add_return(pcp, -(__typeof__(pcp))(val))
+#define this_cpu_add_return(pcp, val)                                          \
+	__pk_this_cpu_irqsafe(raw_cpu_add_return(pcp, val))
+#define this_cpu_sub_return(pcp, val)                                          \
+	this_cpu_add_return(pcp, -(__typeof__(pcp))(val))
 #define this_cpu_inc_return(pcp) this_cpu_add_return(pcp, 1)
 #define this_cpu_dec_return(pcp) this_cpu_add_return(pcp, -1)
 #define this_cpu_xchg(pcp, nval) __pk_this_cpu_irqsafe(raw_cpu_xchg(pcp, nval))

@@ -14,15 +14,16 @@
 #include <linux/percpu-defs.h>
 #include <linux/types.h>
 
-#define PERCPU_ENOUGH_ROOM (1UL << 20) /* bytes per CPU for all per-CPU data */
+/* Bytes per CPU for all per-CPU data. */
+#define PERCPU_ENOUGH_ROOM (1UL << 20)
 
 void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp);
 void __percpu *__alloc_percpu(size_t size, size_t align);
 /** free_percpu() - free what alloc_percpu() returned (NULL ignored). */
 void free_percpu(void __percpu *pdata);
 #define alloc_percpu_gfp(type, gfp)                                            \
-	((__typeof__(type) __percpu *)__alloc_percpu_gfp(sizeof(type),         \
-							 __alignof__(type), gfp))
+	((__typeof__(type) __percpu *)__alloc_percpu_gfp(                      \
+		sizeof(type), __alignof__(type), gfp))
 #define alloc_percpu(type)                                                     \
 	((__typeof__(type) __percpu *)__alloc_percpu(sizeof(type),             \
 						     __alignof__(type)))

@@ -43,7 +43,8 @@ __printf(1, 2) __cold int _printk(const char *fmt, ...);
 /* printk() at most 10 times in 5 s per call site. */
 #define printk_ratelimited(fmt, ...)                                           \
 	({                                                                     \
-		static DEFINE_RATELIMIT_STATE(__pk_rs, DEFAULT_RATELIMIT_INTERVAL, \
+		static DEFINE_RATELIMIT_STATE(__pk_rs,                         \
+					      DEFAULT_RATELIMIT_INTERVAL,      \
 					      DEFAULT_RATELIMIT_BURST);        \
 		if (__ratelimit(&__pk_rs))                                     \
 			printk(fmt, ##__VA_ARGS__);                            \
@@ -76,23 +77,35 @@ __printf(1, 2) __cold int _printk(const char *fmt, ...);
 #define pr_debug(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #endif
 
-#define pr_emerg_once(fmt, ...) printk_once(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_alert_once(fmt, ...) printk_once(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_emerg_once(fmt, ...)                                                \
+	printk_once(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert_once(fmt, ...)                                                \
+	printk_once(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_crit_once(fmt, ...) printk_once(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_err_once(fmt, ...) printk_once(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_warn_once(fmt, ...) printk_once(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_notice_once(fmt, ...) printk_once(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)                                                 \
+	printk_once(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice_once(fmt, ...)                                               \
+	printk_once(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info_once(fmt, ...) printk_once(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_debug_once(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 
-#define pr_emerg_ratelimited(fmt, ...) printk_ratelimited(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_alert_ratelimited(fmt, ...) printk_ratelimited(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_crit_ratelimited(fmt, ...) printk_ratelimited(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_err_ratelimited(fmt, ...) printk_ratelimited(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_warn_ratelimited(fmt, ...) printk_ratelimited(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_notice_ratelimited(fmt, ...) printk_ratelimited(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_info_ratelimited(fmt, ...) printk_ratelimited(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug_ratelimited(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_emerg_ratelimited(fmt, ...)                                         \
+	printk_ratelimited(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert_ratelimited(fmt, ...)                                         \
+	printk_ratelimited(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit_ratelimited(fmt, ...)                                          \
+	printk_ratelimited(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err_ratelimited(fmt, ...)                                           \
+	printk_ratelimited(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...)                                          \
+	printk_ratelimited(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice_ratelimited(fmt, ...)                                        \
+	printk_ratelimited(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info_ratelimited(fmt, ...)                                          \
+	printk_ratelimited(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug_ratelimited(fmt, ...)                                         \
+	no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 
 enum {
 	DUMP_PREFIX_NONE,
@@ -104,21 +117,22 @@ enum {
  * 32 bytes, in groups of @groupsize), each after @prefix_str and the
  * address or offset; with @ascii also as text.  Any context.
  */
-void print_hex_dump(const char *level, const char *prefix_str,
-		    int prefix_type, int rowsize, int groupsize,
-		    const void *buf, size_t len, bool ascii);
+void print_hex_dump(const char *level, const char *prefix_str, int prefix_type,
+		    int rowsize, int groupsize, const void *buf, size_t len,
+		    bool ascii);
 #define print_hex_dump_bytes(prefix_str, prefix_type, buf, len)                \
-	print_hex_dump(KERN_DEBUG, prefix_str, prefix_type, 16, 1, buf, len, true)
-#define print_hex_dump_debug(prefix_str, prefix_type, rowsize, groupsize, buf, len, ascii) \
+	print_hex_dump(KERN_DEBUG, prefix_str, prefix_type, 16, 1, buf, len,   \
+		       true)
+#define print_hex_dump_debug(prefix_str, prefix_type, rowsize, groupsize, buf, \
+			     len, ascii)                                       \
 	no_printk("%s%p%d%d%zu%d", prefix_str, buf, prefix_type + rowsize,     \
 		  groupsize, (size_t)(len), ascii)
 /**
  * hex_dump_to_buffer() - one line of print_hex_dump() into @linebuf;
  * returns the length it would have.  Any context.
  */
-int hex_dump_to_buffer(const void *buf, size_t len, int rowsize,
-		       int groupsize, char *linebuf, size_t linebuflen,
-		       bool ascii);
+int hex_dump_to_buffer(const void *buf, size_t len, int rowsize, int groupsize,
+		       char *linebuf, size_t linebuflen, bool ascii);
 extern const char hex_asc[];
 #define hex_asc_lo(x) hex_asc[((x)&0x0f)]
 #define hex_asc_hi(x) hex_asc[((x)&0xf0) >> 4]

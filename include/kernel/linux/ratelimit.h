@@ -7,7 +7,8 @@
 static inline void ratelimit_state_init(struct ratelimit_state *rs,
 					int interval, int burst)
 {
-	*rs = (struct ratelimit_state)RATELIMIT_STATE_INIT(*rs, interval, burst);
+	*rs = (struct ratelimit_state)RATELIMIT_STATE_INIT(*rs, interval,
+							   burst);
 }
 static inline void ratelimit_set_flags(struct ratelimit_state *rs,
 				       unsigned long flags)

@@ -77,7 +77,8 @@ static inline __must_check bool refcount_inc_not_zero(refcount_t *r)
 {
 	return __refcount_add_not_zero(1, r, NULL);
 }
-static inline __must_check bool __refcount_inc_not_zero(refcount_t *r, int *oldp)
+static inline __must_check bool __refcount_inc_not_zero(refcount_t *r,
+							int *oldp)
 {
 	return __refcount_add_not_zero(1, r, oldp);
 }
@@ -131,7 +132,8 @@ static inline __must_check bool refcount_dec_and_test(refcount_t *r)
 {
 	return __refcount_sub_and_test(1, r, NULL);
 }
-static inline __must_check bool __refcount_dec_and_test(refcount_t *r, int *oldp)
+static inline __must_check bool __refcount_dec_and_test(refcount_t *r,
+							int *oldp)
 {
 	return __refcount_sub_and_test(1, r, oldp);
 }

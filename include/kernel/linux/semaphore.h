@@ -42,16 +42,16 @@ static inline void sema_init(struct semaphore *sem, int val)
 /** down() - take a unit, sleeping uninterruptibly until one is free.  Task. */
 void down(struct semaphore *sem) __asm__("pk_kernel_down");
 /** down_interruptible() - down(); 0 (no signals here) or -EINTR.  Task. */
-int __must_check down_interruptible(struct semaphore *sem)
-	__asm__("pk_kernel_down_interruptible");
-int __must_check down_killable(struct semaphore *sem)
-	__asm__("pk_kernel_down_killable");
+int __must_check down_interruptible(struct semaphore *sem) __asm__(
+	"pk_kernel_down_interruptible");
+int __must_check
+down_killable(struct semaphore *sem) __asm__("pk_kernel_down_killable");
 /** down_trylock() - 0 if taken, 1 if not (inverted!).  Any context. */
-int __must_check down_trylock(struct semaphore *sem)
-	__asm__("pk_kernel_down_trylock");
+int __must_check
+down_trylock(struct semaphore *sem) __asm__("pk_kernel_down_trylock");
 /** down_timeout() - down() for at most @jiffies; 0 or -ETIME.  Task. */
-int __must_check down_timeout(struct semaphore *sem, long jiffies)
-	__asm__("pk_kernel_down_timeout");
+int __must_check down_timeout(struct semaphore *sem,
+			      long jiffies) __asm__("pk_kernel_down_timeout");
 /** up() - give back a unit, waking one waiter.  Any context. */
 void up(struct semaphore *sem) __asm__("pk_kernel_up");
 

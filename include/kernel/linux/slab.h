@@ -78,7 +78,8 @@ void kfree_sensitive(const void *p);
 void *kvmalloc_node(size_t size, gfp_t gfp, int node) __malloc;
 #define kvmalloc(size, gfp) kvmalloc_node(size, gfp, -1)
 #define kvzalloc(size, gfp) kvmalloc(size, (gfp) | __GFP_ZERO)
-#define kvzalloc_node(size, gfp, node) kvmalloc_node(size, (gfp) | __GFP_ZERO, node)
+#define kvzalloc_node(size, gfp, node)                                         \
+	kvmalloc_node(size, (gfp) | __GFP_ZERO, node)
 static inline void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	size_t bytes;

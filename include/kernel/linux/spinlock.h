@@ -20,9 +20,11 @@
 #include <preempt/spinlock.h>
 
 #define raw_spin_lock_nested(lock, sub) raw_spin_lock(lock)
-#define raw_spin_lock_irqsave_nested(lock, flags, sub) raw_spin_lock_irqsave(lock, flags)
+#define raw_spin_lock_irqsave_nested(lock, flags, sub)                         \
+	raw_spin_lock_irqsave(lock, flags)
 #define spin_lock_nested(lock, sub) spin_lock(lock)
-#define spin_lock_irqsave_nested(lock, flags, sub) spin_lock_irqsave(lock, flags)
+#define spin_lock_irqsave_nested(lock, flags, sub)                             \
+	spin_lock_irqsave(lock, flags)
 #define spin_lock_bh_nested(lock, sub) spin_lock_bh(lock)
 #define spin_lock_nest_lock(lock, nest) spin_lock(lock)
 #define raw_spin_trylock_irqsave(lock, flags)                                  \

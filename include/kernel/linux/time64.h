@@ -12,9 +12,9 @@
 #define NSEC_PER_SEC 1000000000L
 #define FSEC_PER_SEC 1000000000000000LL
 #define PSEC_PER_SEC 1000000000000LL
-#define KTIME_MAX ((s64)~((u64)1 << 63))
+#define KTIME_MAX ((s64) ~((u64)1 << 63))
 #define KTIME_SEC_MAX (KTIME_MAX / NSEC_PER_SEC)
-#define TIME64_MAX ((s64)~((u64)1 << 63))
+#define TIME64_MAX ((s64) ~((u64)1 << 63))
 
 typedef s64 time64_t;
 typedef u64 timeu64_t;
@@ -30,7 +30,8 @@ static inline s64 timespec64_to_ns(const struct timespec64 *ts)
 }
 static inline struct timespec64 ns_to_timespec64(s64 nsec)
 {
-	struct timespec64 ts = {nsec / NSEC_PER_SEC, (long)(nsec % NSEC_PER_SEC)};
+	struct timespec64 ts = {nsec / NSEC_PER_SEC,
+				(long)(nsec % NSEC_PER_SEC)};
 
 	if (ts.tv_nsec < 0) {
 		ts.tv_sec--;

@@ -25,7 +25,7 @@
 
 #define __TIMER_INITIALIZER(_function, _flags)                                 \
 	{                                                                      \
-		.entry = {NULL, NULL}, .function = (_function), .cpu = -1,    \
+		.entry = {NULL, NULL}, .function = (_function), .cpu = -1,     \
 	}
 /** DEFINE_TIMER() - a timer @_name calling @_function, not armed. */
 #define DEFINE_TIMER(_name, _function)                                         \

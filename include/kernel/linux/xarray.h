@@ -54,9 +54,11 @@ typedef unsigned int xa_mark_t;
 
 #define XARRAY_INIT(name, flags)                                               \
 	{                                                                      \
-		.xa_lock = __SPIN_LOCK_UNLOCKED(name.xa_lock), .xa_flags = (flags), \
+		.xa_lock = __SPIN_LOCK_UNLOCKED(name.xa_lock),                 \
+		.xa_flags = (flags),                                           \
 	}
-#define DEFINE_XARRAY_FLAGS(name, flags) struct xarray name = XARRAY_INIT(name, flags)
+#define DEFINE_XARRAY_FLAGS(name, flags)                                       \
+	struct xarray name = XARRAY_INIT(name, flags)
 #define DEFINE_XARRAY(name) DEFINE_XARRAY_FLAGS(name, 0)
 #define DEFINE_XARRAY_ALLOC(name) DEFINE_XARRAY_FLAGS(name, XA_FLAGS_ALLOC)
 #define DEFINE_XARRAY_ALLOC1(name) DEFINE_XARRAY_FLAGS(name, XA_FLAGS_ALLOC1)
@@ -99,7 +101,8 @@ static inline bool xa_is_internal(const void *entry)
 static inline bool xa_is_err(const void *entry)
 {
 	return unlikely(xa_is_internal(entry) &&
-			(unsigned long)entry >= (unsigned long)xa_mk_internal(-MAX_ERRNO));
+			(unsigned long)entry >=
+				(unsigned long)xa_mk_internal(-MAX_ERRNO));
 }
 static inline int xa_err(void *entry)
 {
@@ -124,13 +127,16 @@ static inline bool xa_empty(const struct xarray *xa)
 #define xa_lock_irq(xa) spin_lock_irq(&(xa)->xa_lock)
 #define xa_unlock_irq(xa) spin_unlock_irq(&(xa)->xa_lock)
 #define xa_lock_irqsave(xa, flags) spin_lock_irqsave(&(xa)->xa_lock, flags)
-#define xa_unlock_irqrestore(xa, flags) spin_unlock_irqrestore(&(xa)->xa_lock, flags)
+#define xa_unlock_irqrestore(xa, flags)                                        \
+	spin_unlock_irqrestore(&(xa)->xa_lock, flags)
 
 /** xa_load() - the entry at @index, or NULL. */
 void *xa_load(struct xarray *xa, unsigned long index);
-/** xa_store() - store @entry at @index (NULL erases); the old entry or xa_err. */
+/** xa_store() - store @entry at @index (NULL erases); the old entry or xa_err.
+ */
 void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
-void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
+void *__xa_store(struct xarray *xa, unsigned long index, void *entry,
+		 gfp_t gfp);
 /** xa_erase() - remove the entry at @index; the old one. */
 void *xa_erase(struct xarray *xa, unsigned long index);
 void *__xa_erase(struct xarray *xa, unsigned long index);

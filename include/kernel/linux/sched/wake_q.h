@@ -27,7 +27,8 @@ static inline bool wake_q_empty(struct wake_q_head *head)
 	return head->nr == 0;
 }
 /** wake_q_add() - queue @task (a reference is held until woken). */
-static inline void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+static inline void wake_q_add(struct wake_q_head *head,
+			      struct task_struct *task)
 {
 	for (unsigned int i = 0; i < head->nr; i++)
 		if (head->tasks[i] == task)
