@@ -32,14 +32,16 @@ struct pk_exitcall {
 extern const char pk_kernel_initcalls[];
 
 /* An entry is a pointer in section pk_initcalls (same size, no padding). */
-#define ___pk_define_initcall(fn, lvl, id)                                     \
+#define ___pk_define_initcall_as(fn, name, lvl, id)                            \
 	static const struct pk_initcall __PASTE(__pk_initcall_,                \
-						id) = {(lvl), (fn), #fn};      \
+						id) = {(lvl), (fn), name};     \
 	static const struct pk_initcall *const __PASTE(__pk_initcall_p_, id)   \
 		__attribute__((__section__("pk_initcalls"), __used__)) =       \
 			&__PASTE(__pk_initcall_, id);                          \
 	static const char *const __PASTE(__pk_initcall_ref_, id) __used =      \
 		pk_kernel_initcalls
+#define ___pk_define_initcall(fn, lvl, id)                                     \
+	___pk_define_initcall_as(fn, #fn, lvl, id)
 #define __pk_define_initcall(fn, lvl)                                          \
 	___pk_define_initcall(fn, lvl, __COUNTER__)
 

@@ -17,8 +17,28 @@
 
 struct module;
 
-#define module_init(fn) device_initcall(fn)
-#define module_exit(fn) __exitcall(fn)
+/*
+ * A module's exit runs only if its init succeeded, as a module that failed
+ * to load is never unloaded; the flag is one per file (one module).
+ */
+#define module_init(fn)                                                        \
+	static bool __pk_module_live;                                          \
+	static int __pk_module_init(void)                                      \
+	{                                                                      \
+		int __pk_ret = fn();                                           \
+		__pk_module_live = __pk_ret == 0;                              \
+		return __pk_ret;                                               \
+	}                                                                      \
+	___pk_define_initcall_as(__pk_module_init, #fn, 7, __COUNTER__)
+#define module_exit(fn)                                                        \
+	static bool __pk_module_live;                                          \
+	static void __pk_module_exit(void)                                     \
+	{                                                                      \
+		if (__pk_module_live)                                          \
+			fn();                                                  \
+		__pk_module_live = false;                                      \
+	}                                                                      \
+	__exitcall(__pk_module_exit)
 #define __pk_modinfo(tag) _Static_assert(1, tag)
 #define MODULE_LICENSE(x) __pk_modinfo("license")
 #define MODULE_AUTHOR(x) __pk_modinfo("author")

@@ -4,6 +4,7 @@
 
 /* Tasks and the scheduler: the library's (preempt/sched.h). */
 
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
