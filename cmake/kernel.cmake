@@ -87,48 +87,37 @@ foreach(flavour "" "_rt")
 endforeach()
 target_compile_definitions(preempt_kernel_rt PUBLIC CONFIG_PREEMPT_RT=1)
 
-# libpreempt-kernel{,-rt}.pc: one for the build tree (PKG_CONFIG_PATH=build)
-# and one installed.
-function(pk_kernel_pc dir incdir kincdir geninc sysinc libdir)
-  foreach(flavour "" "-rt")
-    if(flavour STREQUAL "-rt")
-      set(rt " -DCONFIG_PREEMPT_RT=1")
-    else()
-      set(rt "")
-    endif()
-    if(NOT PREEMPT_DEBUG)
-      set(nodebug " -DCONFIG_DEBUG_PREEMPT=0 -DCONFIG_DEBUG_ATOMIC_SLEEP=0")
-    else()
-      set(nodebug "")
-    endif()
-    file(WRITE ${dir}/libpreempt-kernel${flavour}.pc
-"Name: libpreempt-kernel${flavour}
-Description: Kernel code on libpreempt: the linux/ include tree and the kernel API
-Version: ${PROJECT_VERSION}
-Requires.private: libdw
-Cflags: -nostdinc -isystem${PK_KERNEL_CC_INCLUDE} -isystem${sysinc} -I${kincdir} -I${geninc} -I${incdir} -include linux/kconfig.h -include linux/compiler_types.h -D__KERNEL__${rt}${nodebug} -fno-strict-aliasing -fno-common -fno-delete-null-pointer-checks -fno-strict-overflow -Wno-pointer-sign
-Libs: -L${libdir} -lpreempt-kernel${flavour} -lpreempt -lpthread
-")
-  endforeach()
-endfunction()
-pk_kernel_pc(${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/include
-  ${PROJECT_SOURCE_DIR}/include/kernel ${PK_KERNEL_GEN}/include
-  ${PK_KERNEL_GEN}/sysinc ${PROJECT_BINARY_DIR})
+# libpreempt-kernel{,-rt}.pc: one for the build tree (PKG_CONFIG_PATH=build);
+# the installed one is written at install time, for the prefix installed to.
+if(PREEMPT_DEBUG)
+  set(PK_NODEBUG 0)
+else()
+  set(PK_NODEBUG 1)
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -DOUT=${PROJECT_BINARY_DIR}
+  -DINC=${PROJECT_SOURCE_DIR}/include -DKINC=${PROJECT_SOURCE_DIR}/include/kernel
+  -DGENINC=${PK_KERNEL_GEN}/include -DSYSINC=${PK_KERNEL_GEN}/sysinc
+  -DLIBDIR=${PROJECT_BINARY_DIR} -DCC_INCLUDE=${PK_KERNEL_CC_INCLUDE}
+  -DVERSION=${PROJECT_VERSION} -DNODEBUG=${PK_NODEBUG}
+  -P ${PROJECT_SOURCE_DIR}/cmake/kernel_pc.cmake)
 include(GNUInstallDirs)
-set(PK_INST_LIB ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR})
-set(PK_INST_INC ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})
-pk_kernel_pc(${PK_KERNEL_GEN}/pc ${PK_INST_INC}
-  ${PK_INST_INC}/preempt-kernel ${PK_INST_LIB}/preempt-kernel/include
-  ${PK_INST_LIB}/preempt-kernel/sysinc ${PK_INST_LIB})
 install(TARGETS preempt_kernel preempt_kernel_rt)
 install(DIRECTORY include/kernel/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/preempt-kernel)
 install(FILES ${PK_KERNEL_GEN}/include/generated/autoconf.h
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/preempt-kernel/include/generated)
-install(FILES ${PK_KERNEL_GEN}/pc/libpreempt-kernel.pc
-  ${PK_KERNEL_GEN}/pc/libpreempt-kernel-rt.pc
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-# The C library view is made where it is installed, from the host's own
-# directories at install time.
-install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER}
-  -DOUT=\$ENV{DESTDIR}${PK_INST_LIB}/preempt-kernel/sysinc
-  -P ${PROJECT_SOURCE_DIR}/cmake/kernel_sysinc.cmake)")
+# The C library view is made from the host's own directories, and the .pc
+# files name the prefix actually installed to.
+install(CODE "
+  set(lib \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
+  set(inc \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR}\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER}
+    -DOUT=\$ENV{DESTDIR}\${lib}/preempt-kernel/sysinc
+    -P ${PROJECT_SOURCE_DIR}/cmake/kernel_sysinc.cmake)
+  file(MAKE_DIRECTORY \$ENV{DESTDIR}\${lib}/pkgconfig)
+  execute_process(COMMAND \${CMAKE_COMMAND} -DOUT=\$ENV{DESTDIR}\${lib}/pkgconfig
+    -DINC=\${inc} -DKINC=\${inc}/preempt-kernel
+    -DGENINC=\${lib}/preempt-kernel/include -DSYSINC=\${lib}/preempt-kernel/sysinc
+    -DLIBDIR=\${lib} -DCC_INCLUDE=${PK_KERNEL_CC_INCLUDE}
+    -DVERSION=${PROJECT_VERSION} -DNODEBUG=${PK_NODEBUG}
+    -P ${PROJECT_SOURCE_DIR}/cmake/kernel_pc.cmake)
+")
