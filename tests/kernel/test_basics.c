@@ -131,6 +131,10 @@ static void test_kstrto(void **state)
 	assert_int_equal(kstrtoint("-42", 10, &i), 0);
 	assert_int_equal(i, -42);
 	assert_int_equal(kstrtoint("12x", 10, &i), -EINVAL);
+	assert_int_equal(kstrtoint("19a", 10, &i), -EINVAL); /* a hex digit */
+	assert_int_equal(kstrtoint("18", 8, &i), -EINVAL);
+	assert_int_equal(kstrtoint("017", 0, &i), 0); /* base 0: octal */
+	assert_int_equal(i, 15);
 	assert_int_equal(kstrtou8("256", 10, &b), -ERANGE);
 	assert_int_equal(kstrtoint("99999999999", 10, &i), -ERANGE);
 	assert_int_equal(kstrtobool("on", &flag), 0);

@@ -153,7 +153,7 @@ static void test_llist_basic(void **state)
 }
 
 /* Producers on every CPU add; the count taken afterwards is exact. */
-#define PER_TASK 5000
+#define PER_TASK 100000
 static LLIST_HEAD(shared);
 static struct llist_node nodes[4][PER_TASK];
 
@@ -163,7 +163,7 @@ static int producer(void *arg)
 
 	for (int i = 0; i < PER_TASK; i++) {
 		llist_add(&mine[i], &shared);
-		if (!(i % 500))
+		if (!(i % 10000))
 			cond_resched();
 	}
 	return 0;
