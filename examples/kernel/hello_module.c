@@ -6,9 +6,10 @@
  * program around it: boot the machine (which runs the initcalls), let the
  * timer tick, shut down (which runs the exit call).
  *
- * Build it outside the tree with:
- *   cc -O2 $(pkg-config --cflags libpreempt-kernel) -DKBUILD_MODNAME='"hello"' \
- *      hello_module.c $(pkg-config --libs libpreempt-kernel)
+ * Build it outside the tree with (docs/kernel.md):
+ *   cc -O2 $(pkg-config --cflags libpreempt-kernel)
+ *      -DKBUILD_MODNAME='"hello"' hello_module.c
+ *      $(pkg-config --libs libpreempt-kernel)
  *   PREEMPT_CMDLINE="hello.ticks=5" ./a.out
  */
 
