@@ -8,6 +8,9 @@
 # directories in which those three names are missing.  The C library's
 # headers that need <linux/errno.h> or <linux/limits.h> get the tree's.
 #
+# The exception: asm/sigcontext.h and asm/sve_context.h, which arm64's
+# <signal.h> needs (the library's headers include <signal.h>).
+#
 # Writes OUT/ (symlinks) and OUT/flags.txt (one flag a line).
 execute_process(COMMAND ${CC} -xc -E -v -
   INPUT_FILE /dev/null OUTPUT_QUIET ERROR_VARIABLE log)
@@ -27,6 +30,14 @@ foreach(d ${dirs})
     set(first FALSE)
     continue()
   endif()
+  # The few UAPI headers the C library's own headers include (arm64's
+  # <bits/sigcontext.h>): these two files, not the directory.
+  foreach(h sigcontext.h sve_context.h)
+    if(EXISTS ${d}/asm/${h} AND NOT EXISTS ${OUT}/asm/${h})
+      file(MAKE_DIRECTORY ${OUT}/asm)
+      file(CREATE_LINK ${d}/asm/${h} ${OUT}/asm/${h} SYMBOLIC)
+    endif()
+  endforeach()
   file(GLOB entries RELATIVE ${d} ${d}/*)
   foreach(e ${entries})
     if(e MATCHES "^(linux|asm|asm-generic)$" OR EXISTS ${OUT}/${e}

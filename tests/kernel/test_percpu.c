@@ -10,6 +10,7 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
+#include <linux/local_lock.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
@@ -240,6 +241,42 @@ static void test_this_cpu_debug_check(void **state)
 #endif
 }
 
+/* local_lock_t per CPU, initialized for every CPU, in full and rt. */
+static DEFINE_PER_CPU(local_lock_t, llock);
+static DEFINE_PER_CPU(long, guarded);
+
+static int local_locker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 1000; i++) {
+		local_lock(&llock);
+		__this_cpu_inc(guarded); /* no report: the lock pins the CPU */
+		local_unlock(&llock);
+	}
+	return 0;
+}
+
+static void test_local_lock(void **state)
+{
+	long total = 0;
+	int cpu;
+
+	(void)state;
+	local_lock_init(&llock);
+	for (int m = 0; m < 2; m++) {
+		capture_reset();
+		pk_boot(2, m ? PREEMPT_MODEL_RT : PREEMPT_MODEL_FULL);
+		run_on_machine(local_locker, NULL);
+		machine_shutdown();
+		capture_stop();
+		assert_int_equal(captured.nr, 0);
+	}
+	for_each_possible_cpu(cpu)
+		total += per_cpu(guarded, cpu);
+	assert_int_equal(total, 2000);
+	preempt_model_set(PREEMPT_MODEL_FULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_cpumask),
 		cmocka_unit_test(test_this_cpu_atomic_vs_irq),
 		cmocka_unit_test(test_this_cpu_debug_check),
+		cmocka_unit_test(test_local_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
