@@ -12,7 +12,8 @@
 		_Static_assert(__same_type(*(ptr), ((type *)0)->member) ||     \
 				       __same_type(*(ptr), void),              \
 			       "pointer type mismatch in container_of()");     \
-		((type *)((char *)__mptr - offsetof(type, member)));           \
+		/* In integers: llist's iterators step from NULL. */           \
+		((type *)((unsigned long)__mptr - offsetof(type, member)));    \
 	})
 #define container_of_const(ptr, type, member) container_of(ptr, type, member)
 
