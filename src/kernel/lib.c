@@ -15,6 +15,7 @@
 #include <linux/kstrtox.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -505,6 +506,16 @@ unsigned int cpumask_local_spread(unsigned int i, int node)
 
 	(void)node;
 	return n ? cpumask_nth(i % n, cpu_online_mask) : 0;
+}
+
+/* The library's, which takes the mask as a word (preempt/sched.h). */
+extern int pk_set_cpus_allowed_word(struct task_struct *p,
+				    u64 mask) __asm__("set_cpus_allowed_ptr");
+
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+{
+	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
+	return pk_set_cpus_allowed_word(p, cpumask_bits(new_mask)[0]);
 }
 
 /* ---- refcount_t ---- */

@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
 #include <linux/local_lock.h>
@@ -241,6 +242,31 @@ static void test_this_cpu_debug_check(void **state)
 #endif
 }
 
+/* Affinity with a struct cpumask: the task ends up on the CPU it allows. */
+static int pin_to_cpu1(void *arg)
+{
+	int *where = arg;
+
+	if (set_cpus_allowed_ptr(current, cpumask_of(1)))
+		return 1;
+	msleep(2); /* woken where it may run */
+	where[0] = raw_smp_processor_id();
+	where[1] = current->pk_cpus_allowed == (1ULL << 1);
+	return 0;
+}
+
+static void test_set_cpus_allowed(void **state)
+{
+	int where[2] = {-1, 0};
+
+	(void)state;
+	pk_boot(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(run_on_machine(pin_to_cpu1, where), 0);
+	machine_shutdown();
+	assert_int_equal(where[0], 1);
+	assert_true(where[1]);
+}
+
 /* local_lock_t per CPU, initialized for every CPU, in full and rt. */
 static DEFINE_PER_CPU(local_lock_t, llock);
 static DEFINE_PER_CPU(long, guarded);
@@ -286,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_this_cpu_atomic_vs_irq),
 		cmocka_unit_test(test_this_cpu_debug_check),
 		cmocka_unit_test(test_local_lock),
+		cmocka_unit_test(test_set_cpus_allowed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,16 @@
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 #endif
 
+/**
+ * set_cpus_allowed_ptr() - where @p may run, as a struct cpumask (the
+ * library's takes a word: the kernel's name is an asm label here).
+ * Task context.  0, or -EINVAL for a mask with no CPU of the machine.
+ */
+int set_cpus_allowed_ptr(
+	struct task_struct *p,
+	const struct cpumask
+		*new_mask) __asm__("pk_kernel_set_cpus_allowed_ptr");
+
 /* No I/O accounting: io_schedule*() are schedule*(). */
 #define io_schedule_timeout(t) schedule_timeout(t)
 #define io_schedule() schedule()
