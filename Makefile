@@ -7,7 +7,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak format clean
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak format clean kernel-check
 
 all: build
 
@@ -67,6 +67,12 @@ MUTANTS_SUBSET ?=
 mutants: deps
 	@scripts/mutants.sh $(if $(MUTANTS_SUBSET),-s $(MUTANTS_SUBSET))
 
+# Real kernel files from Debian's linux-source (installed if missing),
+# compiled through the linux/ tree and run by behaviour tests in all five
+# models (docs/kernel.md).  Opt-in: not part of `make test`.
+kernel-check: build
+	@scripts/kernel-check.sh $(BUILD)
+
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS)
@@ -76,4 +82,4 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD) build-mutants
+	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD) build-mutants build-kernel-check

@@ -7,6 +7,7 @@
  * with preemption disabled while held.
  */
 
+#include <sched.h> /* sched_yield() */
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 

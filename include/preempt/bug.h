@@ -13,8 +13,8 @@
 #include <preempt/preempt.h>
 
 void pk_warn_slowpath(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4), noinline, cold));
-void pk_bug(const char *file, int line) __attribute__((noreturn, cold));
+	__attribute__((__format__(printf, 3, 4), __noinline__, __cold__));
+void pk_bug(const char *file, int line) __attribute__((__noreturn__, __cold__));
 
 /* Bumped by pk_debug_ratelimit_reset() to re-arm the once-only sites. */
 extern unsigned int pk_debug_generation;

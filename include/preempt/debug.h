@@ -167,4 +167,12 @@ const char *pk_report_kind_str(enum pk_report_kind kind);
  */
 void dump_stack(void);
 
+/**
+ * pk_console_write() - @len bytes of text to the console (stderr), in
+ * order with the reports.  Any context: in a signal handler (interrupt,
+ * NMI) the text is kept in a preallocated slot and printed by the next
+ * task-context flush, as printk's deferred console does.
+ */
+void pk_console_write(const char *text, size_t len);
+
 #endif /* PREEMPT_DEBUG_H */

@@ -24,8 +24,14 @@ void ndelay(unsigned long nsecs);
 /** msecs_to_jiffies() - ticks covering @m milliseconds, rounded up. */
 unsigned long msecs_to_jiffies(unsigned int m);
 
-/** jiffies_now() - ticks since boot on this machine (the kernel's jiffies). */
+/** jiffies_now() - ticks since boot on this machine, from its clock. */
 unsigned long jiffies_now(void);
-#define jiffies jiffies_now()
+
+/*
+ * jiffies - ticks since boot, a variable the tick advances (as in the
+ * kernel: code may take its address).  Stands still while no vCPU takes
+ * a tick; jiffies_now() reads the clock instead.
+ */
+extern volatile unsigned long jiffies;
 
 #endif /* PREEMPT_DELAY_H */

@@ -57,7 +57,11 @@
 #define SCHED_RR 2
 #endif
 
-typedef uint64_t cpumask_t; /* bit n: CPU n (PK_NR_CPUS is 64) */
+typedef uint64_t pk_cpumask_t; /* bit n: CPU n (PK_NR_CPUS is 64) */
+#ifndef __KERNEL__
+/* Kernel code has the kernel's struct cpumask (linux/cpumask.h). */
+typedef pk_cpumask_t cpumask_t;
+#endif
 
 /*
  * A task.  comm, pid, prio, policy and cpu read as in the kernel; the pk_
@@ -84,7 +88,7 @@ struct task_struct {
 	int pk_should_stop;
 	int pk_exit_code;
 	int pk_exited; /* 1 once the task is dead */
-	cpumask_t pk_cpus_allowed;
+	pk_cpumask_t pk_cpus_allowed;
 	int (*pk_fn)(void *data);
 	void *pk_data;
 	/* Per-task state the vCPU thread keeps in TLS while the task runs. */
@@ -288,7 +292,9 @@ struct task_struct *kthread_create_on_cpu(int (*fn)(void *data), void *data,
 void kthread_bind(struct task_struct *k, int cpu);
 
 /** set_cpus_allowed_ptr() - where @p may run.  Task context. */
+#ifndef __KERNEL__
 int set_cpus_allowed_ptr(struct task_struct *p, cpumask_t mask);
+#endif
 
 /** sched_set_fifo() - make @p SCHED_FIFO at priority 50 (rt prio). */
 void sched_set_fifo(struct task_struct *p);
@@ -327,6 +333,15 @@ struct machine_config {
  * -errno.
  */
 int machine_boot(const struct machine_config *cfg);
+
+/*
+ * Called, when set, at the end of machine_boot() and at the start of
+ * machine_shutdown(), on the booting/stopping thread (not a vCPU).  The
+ * kernel side (src/kernel/init.c) sets them to run initcalls and exit
+ * calls; one owner only.
+ */
+extern void (*pk_machine_boot_hook)(void);
+extern void (*pk_machine_shutdown_hook)(void);
 
 /**
  * machine_shutdown() - stop the virtual CPUs once every task has exited
@@ -470,6 +485,9 @@ void pk_check_preemption_disabled(const char *what);
 
 /* ---- per-CPU variables ---- */
 
+/* Kernel code has the kernel's offset model instead (linux/percpu.h). */
+#ifndef __KERNEL__
+
 #define PK_PERCPU_SLOTS 64 /* PK_NR_CPUS */
 
 /** DEFINE_PER_CPU() - one @type per CPU, named @name. */
@@ -497,6 +515,7 @@ void pk_check_preemption_disabled(const char *what);
 #define this_cpu_add(var, val) ((void)__pk_this_cpu_op(var, *__p += (val)))
 #define this_cpu_inc(var) this_cpu_add(var, 1)
 #define this_cpu_dec(var) this_cpu_add(var, -1)
+#endif /* !__KERNEL__ */
 
 enum pk_resched_kind {
 	PK_RESCHED_PREEMPT_ENABLE, /* preempt_enable() reached zero */

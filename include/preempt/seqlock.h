@@ -9,6 +9,7 @@
  * not be preemptible (checked, as the kernel's lockdep does).
  */
 
+#include <sched.h> /* sched_yield() */
 #include <preempt/lockdep.h>
 #include <preempt/spinlock.h>
 

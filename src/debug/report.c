@@ -343,6 +343,23 @@ void pk_report_emit(enum pk_report_kind kind, const char *file, int line,
 	die_if_fatal(kind);
 }
 
+void pk_console_write(const char *text, size_t len)
+{
+	struct pk_rbuf buf;
+
+	if (len > PK_REPORT_MAX - 1)
+		len = PK_REPORT_MAX - 1;
+	if (pk_report_deferred()) {
+		/* A copy into a free slot: no lock, no allocation. */
+		memcpy(buf.text, text, len);
+		buf.len = len;
+		defer(PK_REPORT_NR, NULL, 0, &buf);
+		return;
+	}
+	pk_report_flush(); /* the older ones first */
+	write_all(STDERR_FILENO, text, len);
+}
+
 /* ---- who is running ---- */
 
 static __thread int thread_cpu = -1;

@@ -95,6 +95,33 @@ unsigned long jiffies_now(void)
 	return pk_jiffies();
 }
 
+void (*pk_machine_boot_hook)(void);
+void (*pk_machine_shutdown_hook)(void);
+
+volatile unsigned long jiffies;
+uint64_t jiffies_64;
+
+/*
+ * Every vCPU's tick advances them from the clock; a maximum, so a tick
+ * that computed its value late never moves them back.
+ */
+static void jiffies_advance(void)
+{
+	uint64_t now = pk_jiffies();
+	uint64_t old = __atomic_load_n(&jiffies_64, __ATOMIC_RELAXED);
+	unsigned long j = jiffies;
+
+	while (now > old &&
+	       !__atomic_compare_exchange_n(&jiffies_64, &old, now, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	while ((long)((unsigned long)now - j) > 0 &&
+	       !__atomic_compare_exchange_n((unsigned long *)&jiffies, &j,
+					    (unsigned long)now, false,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+}
+
 /* ---- tasks ---- */
 
 /* For the stack guard's report: the running task's stack, if its own. */
@@ -493,6 +520,7 @@ static irqreturn_t tick_interrupt(int irq, void *dev)
 {
 	(void)irq;
 	(void)dev;
+	jiffies_advance();
 	if (pk_this_rq)
 		pk_sched_tick(pk_this_rq);
 	return IRQ_HANDLED;
@@ -689,6 +717,8 @@ int machine_boot(const struct machine_config *cfg)
 	configure(cfg);
 	n = nr_cpus;
 	boot_ns = pk_now_ns();
+	jiffies_64 = 0; /* no tick runs yet */
+	jiffies = 0;
 	pk_safepoint_scan();
 	cpus_up = 0;
 	if ((err = request_machine_irqs())) {
@@ -716,6 +746,8 @@ int machine_boot(const struct machine_config *cfg)
 	pk_irq_threads_start(); /* only now can threads run anywhere */
 	pk_irq_work_online(true);
 	pk_workqueue_init();
+	if (pk_machine_boot_hook)
+		pk_machine_boot_hook();
 	return 0;
 }
 
@@ -764,6 +796,8 @@ void machine_shutdown(void)
 
 	if (!pk_machine_running() || pk_this_rq)
 		return;
+	if (pk_machine_shutdown_hook)
+		pk_machine_shutdown_hook();
 	/* Tasks first: a vCPU stops only with nothing left to run. */
 	do {
 		busy = false;

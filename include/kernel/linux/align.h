@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _LINUX_ALIGN_H
+#define _LINUX_ALIGN_H
+#include <linux/math.h>
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _LINUX_MUTEX_H
+#define _LINUX_MUTEX_H
+
+/* Mutexes: the library's (priority inheritance under PREEMPT_RT). */
+
+#include <linux/lockdep.h>
+#include <linux/types.h>
+#include <preempt/mutex.h>
+
+#define mutex_lock_nested(lock, sub) mutex_lock(lock)
+#define mutex_lock_interruptible_nested(lock, sub)                             \
+	mutex_lock_interruptible(lock)
+#define mutex_lock_killable(lock) mutex_lock_interruptible(lock)
+#define mutex_lock_io(lock) mutex_lock(lock)
+#define mutex_destroy(lock) ((void)(lock))
+#define mutex_init_with_key(lock, key) mutex_init(lock)
+
+#endif /* _LINUX_MUTEX_H */

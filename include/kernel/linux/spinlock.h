@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _LINUX_SPINLOCK_H
+#define _LINUX_SPINLOCK_H
+
+/*
+ * spinlock_t, raw_spinlock_t and rwlock_t: the library's.  spinlock_t
+ * follows the model the machine booted in: a spinning lock that disables
+ * preemption, or under PREEMPT_RT a sleeping rt_mutex, whichever way the
+ * code was compiled (the choice is the library's, at boot).
+ */
+
+#include <linux/bottom_half.h>
+#include <linux/compiler.h>
+#include <linux/irqflags.h>
+#include <linux/lockdep.h>
+#include <linux/preempt.h>
+#include <linux/spinlock_types.h>
+#include <linux/types.h>
+#include <asm/processor.h>
+#include <preempt/spinlock.h>
+
+#define raw_spin_lock_nested(lock, sub) raw_spin_lock(lock)
+#define raw_spin_lock_irqsave_nested(lock, flags, sub)                         \
+	raw_spin_lock_irqsave(lock, flags)
+#define spin_lock_nested(lock, sub) spin_lock(lock)
+#define spin_lock_irqsave_nested(lock, flags, sub)                             \
+	spin_lock_irqsave(lock, flags)
+#define spin_lock_bh_nested(lock, sub) spin_lock_bh(lock)
+#define spin_lock_nest_lock(lock, nest) spin_lock(lock)
+#define raw_spin_trylock_irqsave(lock, flags)                                  \
+	({                                                                     \
+		local_irq_save(flags);                                         \
+		raw_spin_trylock(lock) ? 1 : ({                                \
+			local_irq_restore(flags);                              \
+			0;                                                     \
+		});                                                            \
+	})
+#define spin_lock_init_key(lock, name, key) spin_lock_init(lock)
+/** spin_is_contended() - never known here: 0. */
+#define spin_is_contended(lock) ((void)(lock), 0)
+#define raw_spin_is_contended(lock) ((void)(lock), 0)
+#define spin_needbreak(lock) need_resched()
+#define atomic_dec_and_lock(atomic, lock) pk_atomic_dec_and_lock(atomic, lock)
+/** atomic_dec_and_lock() - decrement; take @lock and return 1 at 0. */
+int pk_atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock);
+
+#endif /* _LINUX_SPINLOCK_H */

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _LINUX_TOPOLOGY_H
+#define _LINUX_TOPOLOGY_H
+/* One NUMA node, 0, holding every CPU. */
+#define numa_node_id() 0
+#define numa_mem_id() 0
+#define cpu_to_node(cpu) ((void)(cpu), 0)
+#define dev_to_node(dev) ((void)(dev), 0)
+#define first_online_node 0
+#define nr_node_ids 1
+#endif

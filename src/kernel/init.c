@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boot and shutdown of the kernel side: the CPU masks narrowed to the
+ * machine, the configuration checked against it, module parameters from
+ * $PREEMPT_CMDLINE, then the initcalls; at shutdown, the exit calls.
+ * machine_boot() and machine_shutdown() call in through their hooks.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+const char pk_kernel_initcalls[] = "initcalls";
+const char pk_kernel_params[] = "params";
+
+/* Every CPU possible until a machine says how many it has. */
+unsigned int nr_cpu_ids = NR_CPUS;
+struct cpumask __cpu_possible_mask = {CPU_BITS_ALL};
+struct cpumask __cpu_online_mask, __cpu_present_mask, __cpu_active_mask;
+const struct cpumask __pk_cpu_none_mask;
+
+/* Empty when the program has none: weak. */
+extern const struct pk_initcall *const __start_pk_initcalls[]
+	__attribute__((weak));
+extern const struct pk_initcall *const __stop_pk_initcalls[]
+	__attribute__((weak));
+extern const struct pk_exitcall *const __start_pk_exitcalls[]
+	__attribute__((weak));
+extern const struct pk_exitcall *const __stop_pk_exitcalls[]
+	__attribute__((weak));
+extern const struct kernel_param *const __start_pk_params[]
+	__attribute__((weak));
+extern const struct kernel_param *const __stop_pk_params[]
+	__attribute__((weak));
+
+/* Entries of a linker-made section (the bounds are distinct symbols). */
+#define SECTION_LEN(start, stop)                                               \
+	(((unsigned long)(stop) - (unsigned long)(start)) / sizeof((start)[0]))
+
+static void cpumasks_for_machine(unsigned int n)
+{
+	nr_cpu_ids = n;
+	cpumask_clear(&__cpu_possible_mask);
+	for (unsigned int c = 0; c < n; c++)
+		__set_bit(c, __cpu_possible_mask.bits);
+	cpumask_copy(&__cpu_present_mask, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_online_mask, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_active_mask, &__cpu_possible_mask);
+}
+
+/* Kernel code compiled for one configuration, a machine booted another. */
+static void check_config(void)
+{
+	bool built_rt = IS_ENABLED(CONFIG_PREEMPT_RT);
+
+	if (pk_machine_hz() != HZ)
+		pr_warn("kernel: code compiled for HZ=%d runs on a machine "
+			"ticking at %d Hz: jiffies conversions are off\n",
+			HZ, pk_machine_hz());
+	if (built_rt != pk_machine_rt())
+		pr_warn("kernel: code compiled %s CONFIG_PREEMPT_RT runs in "
+			"the %s model (use libpreempt-kernel%s)\n",
+			built_rt ? "with" : "without",
+			preempt_model_str(preempt_model()),
+			pk_machine_rt() ? "-rt" : "");
+}
+
+/* ---- parameters ---- */
+
+/* Names compare with '-' and '_' as the same character. */
+static bool param_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char ca = *a == '-' ? '_' : *a, cb = *b == '-' ? '_' : *b;
+
+		if (ca != cb)
+			return false;
+	}
+	return *a == *b;
+}
+
+static int apply_param(const struct kernel_param *const *params,
+		       unsigned int num, char *name, char *val,
+		       const char *doing)
+{
+	for (unsigned int i = 0; i < num; i++) {
+		int err;
+
+		if (!param_eq(params[i]->name, name))
+			continue;
+		/* Only a bool may go without a value. */
+		if (!val && params[i]->ops != &param_ops_bool &&
+		    params[i]->ops != &param_ops_invbool)
+			return -EINVAL;
+		err = params[i]->ops->set(val, params[i]);
+		return err;
+	}
+	return -ENOENT;
+}
+
+/* The next "name[=value]" of @args, quotes removed; NULL at the end. */
+static char *next_arg(char *args, char **name, char **val)
+{
+	bool quoted = false;
+	char *next, *eq = NULL;
+	size_t i;
+
+	while (*args == ' ')
+		args++;
+	if (!*args)
+		return NULL;
+	if (*args == '"') {
+		args++;
+		quoted = true;
+	}
+	for (i = 0; args[i]; i++) {
+		if (args[i] == ' ' && !quoted)
+			break;
+		if (!eq && args[i] == '=')
+			eq = args + i;
+		if (args[i] == '"')
+			quoted = !quoted;
+	}
+	next = args[i] ? args + i + 1 : args + i;
+	args[i] = '\0';
+	*name = args;
+	*val = NULL;
+	if (eq) {
+		*eq = '\0';
+		*val = eq + 1;
+		if (**val == '"') {
+			(*val)++;
+			if (i && args[i - 1] == '"')
+				args[i - 1] = '\0';
+		}
+	}
+	return next;
+}
+
+int pk_parse_args(const char *doing, char *args,
+		  const struct kernel_param *const *params, unsigned int num,
+		  int (*unknown)(char *param, char *val, const char *doing,
+				 void *arg),
+		  void *arg)
+{
+	char *name, *val;
+	int first = 0;
+
+	while ((args = next_arg(args, &name, &val))) {
+		int err = apply_param(params, num, name, val, doing);
+
+		if (err == -ENOENT)
+			err = unknown ? unknown(name, val, doing, arg)
+				      : -ENOENT;
+		if (err == -EINVAL)
+			pr_err("%s: `%s' invalid for parameter `%s'\n", doing,
+			       val ? val : "", name);
+		else if (err && err != -ENOENT)
+			pr_err("%s: error %d setting parameter `%s'\n", doing,
+			       err, name);
+		if (err && !first && err != -ENOENT)
+			first = err;
+	}
+	return first;
+}
+
+/* Command-line options that are not module parameters. */
+static int unknown_param(char *param, char *val, const char *doing, void *arg)
+{
+	int level;
+
+	(void)doing;
+	(void)arg;
+	if (!strcmp(param, "loglevel") && val && !kstrtoint(val, 0, &level)) {
+		console_loglevel = level;
+		return 0;
+	}
+	return 0; /* the kernel hands the rest to init: ignored here */
+}
+
+static void parse_cmdline(void)
+{
+	const char *env = getenv("PREEMPT_CMDLINE");
+	char *args;
+
+	if (!env || !*env)
+		return;
+	args = strdup(env);
+	if (!args)
+		return;
+	pk_parse_args(
+		"Booting kernel", args, __start_pk_params,
+		(unsigned int)SECTION_LEN(__start_pk_params, __stop_pk_params),
+		unknown_param, NULL);
+	free(args);
+}
+
+/* ---- initcalls ---- */
+
+static int run_initcalls(void *unused)
+{
+	unsigned long n =
+		SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls);
+
+	(void)unused;
+	for (int level = 0; level < PK_NR_INITCALL_LEVELS; level++)
+		for (unsigned long i = 0; i < n; i++) {
+			const struct pk_initcall *c = __start_pk_initcalls[i];
+			int ret;
+
+			if (c->level != level)
+				continue;
+			ret = c->fn();
+			if (ret && ret != -ENODEV)
+				pr_warn("initcall %s returned %d\n", c->name,
+					ret);
+		}
+	return 0;
+}
+
+static int run_exitcalls(void *unused)
+{
+	unsigned long n =
+		SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls);
+
+	(void)unused;
+	while (n--)
+		__start_pk_exitcalls[n]->fn();
+	return 0;
+}
+
+/* In a kthread, as the kernel's kernel_init: task context, may sleep. */
+static void run_in_task(int (*fn)(void *), const char *name)
+{
+	struct task_struct *k = kthread_run(fn, NULL, name);
+
+	if (IS_ERR_OR_NULL(k)) {
+		pr_err("kernel: cannot start %s\n", name);
+		return;
+	}
+	kthread_stop(k);
+}
+
+static void kernel_boot(void)
+{
+	system_state = SYSTEM_BOOTING;
+	cpumasks_for_machine((unsigned int)num_online_cpus());
+	check_config();
+	parse_cmdline();
+	system_state = SYSTEM_SCHEDULING;
+	if (SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls))
+		run_in_task(run_initcalls, "kernel_init");
+	system_state = SYSTEM_RUNNING;
+}
+
+static void kernel_shutdown(void)
+{
+	system_state = SYSTEM_HALT;
+	if (SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls))
+		run_in_task(run_exitcalls, "kernel_exit");
+}
+
+__attribute__((constructor)) static void kernel_hooks(void)
+{
+	pk_machine_boot_hook = kernel_boot;
+	pk_machine_shutdown_hook = kernel_shutdown;
+}
+
+/* ---- parameter types ---- */
+
+#define PK_PARAM_INT(name, type, conv)                                         \
+	static int param_set_##name(const char *val,                           \
+				    const struct kernel_param *kp)             \
+	{                                                                      \
+		return conv(val, 0, (type *)kp->arg);                          \
+	}                                                                      \
+	const struct kernel_param_ops param_ops_##name = {                     \
+		.set = param_set_##name}
+PK_PARAM_INT(byte, u8, kstrtou8);
+PK_PARAM_INT(ushort, u16, kstrtou16);
+PK_PARAM_INT(long, long, kstrtol);
+PK_PARAM_INT(ulong, unsigned long, kstrtoul);
+PK_PARAM_INT(ullong, unsigned long long, kstrtoull);
+PK_PARAM_INT(hexint, unsigned int, kstrtouint);
+
+static int param_set_short(const char *val, const struct kernel_param *kp)
+{
+	int v, err = kstrtoint(val, 0, &v);
+
+	if (err)
+		return err;
+	if (v < SHRT_MIN || v > SHRT_MAX)
+		return -EINVAL;
+	*(short *)kp->arg = (short)v;
+	return 0;
+}
+const struct kernel_param_ops param_ops_short = {.set = param_set_short};
+
+int param_set_int(const char *val, const struct kernel_param *kp)
+{
+	return kstrtoint(val, 0, (int *)kp->arg);
+}
+const struct kernel_param_ops param_ops_int = {.set = param_set_int};
+
+int param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	return kstrtouint(val, 0, (unsigned int *)kp->arg);
+}
+const struct kernel_param_ops param_ops_uint = {.set = param_set_uint};
+
+int param_set_bool(const char *val, const struct kernel_param *kp)
+{
+	if (!val) /* a bare name sets it */
+		val = "1";
+	return kstrtobool(val, (bool *)kp->arg);
+}
+const struct kernel_param_ops param_ops_bool = {.set = param_set_bool};
+
+static int param_set_invbool(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int err = kstrtobool(val ? val : "1", &v);
+
+	if (!err)
+		*(bool *)kp->arg = !v;
+	return err;
+}
+const struct kernel_param_ops param_ops_invbool = {.set = param_set_invbool};
+
+static int param_set_charp(const char *val, const struct kernel_param *kp)
+{
+	char *copy = kstrdup(val, GFP_KERNEL);
+
+	if (!copy)
+		return -ENOMEM;
+	*(char **)kp->arg = copy; /* kept for the program's life */
+	return 0;
+}
+const struct kernel_param_ops param_ops_charp = {.set = param_set_charp};
+
+int param_get_int(char *buffer, const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%i\n", *(int *)kp->arg);
+}
+
+/* "a,b,c" into the array, each by the element type's set(). */
+static int param_array_set(const char *val, const struct kernel_param *kp)
+{
+	const struct kparam_array *arr = kp->arr;
+	char *copy = kstrdup(val, GFP_KERNEL), *p, *tok;
+	unsigned int n = 0;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	p = copy;
+	while ((tok = strsep(&p, ","))) {
+		struct kernel_param elem = *kp;
+
+		if (n == arr->max) {
+			pr_err("%s: can only take %u arguments\n", kp->name,
+			       arr->max);
+			err = -EINVAL;
+			break;
+		}
+		elem.arg = (char *)arr->elem + (size_t)n * arr->elemsize;
+		err = arr->ops->set(tok, &elem);
+		if (err)
+			break;
+		n++;
+	}
+	if (!err && arr->num)
+		*arr->num = n;
+	kfree(copy);
+	return err;
+}
+const struct kernel_param_ops param_array_ops = {.set = param_array_set};

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel's small library functions: string conversions and copies,
+ * bitmap searches and operations, CPU masks, refcount_t's slow paths and
+ * static keys.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/jump_label.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+/* ---- kstrto*() ---- */
+
+/* Base 0: 0x -> 16, 0 -> 8, else 10; 16 accepts a 0x prefix. */
+static const char *kstrto_base(const char *s, unsigned int *base)
+{
+	if (*base == 0) {
+		if (s[0] == '0' && (s[1] | 0x20) == 'x' &&
+		    isxdigit((unsigned char)s[2]))
+			*base = 16;
+		else if (s[0] == '0')
+			*base = 8;
+		else
+			*base = 10;
+	}
+	if (*base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	return s;
+}
+
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	if (s[0] == '+')
+		s++;
+	p = s = kstrto_base(s, &base);
+	for (; *p; p++) {
+		int d = hex_to_bin((unsigned char)*p);
+
+		if (d < 0 || (unsigned int)d >= base)
+			break;
+		if (__builtin_mul_overflow(v, base, &v) ||
+		    __builtin_add_overflow(v, (unsigned long long)d, &v))
+			return -ERANGE;
+	}
+	if (p == s)
+		return -EINVAL;
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}
+
+int kstrtoll(const char *s, unsigned int base, long long *res)
+{
+	unsigned long long v;
+	int err;
+
+	if (s[0] == '-') {
+		err = kstrtoull(s + 1, base, &v);
+		if (err)
+			return err;
+		if (v > (unsigned long long)LLONG_MAX + 1)
+			return -ERANGE;
+		*res = (long long)(0 - v);
+		return 0;
+	}
+	err = kstrtoull(s, base, &v);
+	if (err)
+		return err;
+	if (v > LLONG_MAX)
+		return -ERANGE;
+	*res = (long long)v;
+	return 0;
+}
+
+/* The wide conversion, then the range of the narrow type. */
+#define PK_KSTRTO(name, type, wide, conv, check)                               \
+	int name(const char *s, unsigned int base, type *res)                  \
+	{                                                                      \
+		wide v;                                                        \
+		int err = conv(s, base, &v);                                   \
+		if (err)                                                       \
+			return err;                                            \
+		if (!(check))                                                  \
+			return -ERANGE;                                        \
+		*res = (type)v;                                                \
+		return 0;                                                      \
+	}
+PK_KSTRTO(kstrtoul, unsigned long, unsigned long long, kstrtoull,
+	  v <= ULONG_MAX)
+PK_KSTRTO(kstrtol, long, long long, kstrtoll, v >= LONG_MIN && v <= LONG_MAX)
+PK_KSTRTO(kstrtouint, unsigned int, unsigned long long, kstrtoull,
+	  v <= UINT_MAX)
+PK_KSTRTO(kstrtoint, int, long long, kstrtoll, v >= INT_MIN && v <= INT_MAX)
+PK_KSTRTO(kstrtou16, u16, unsigned long long, kstrtoull, v <= USHRT_MAX)
+PK_KSTRTO(kstrtou8, u8, unsigned long long, kstrtoull, v <= UCHAR_MAX)
+
+int kstrtobool(const char *s, bool *res)
+{
+	if (!s)
+		return -EINVAL;
+	switch (s[0]) {
+	case 'y':
+	case 'Y':
+	case 't':
+	case 'T':
+	case '1':
+		*res = true;
+		return 0;
+	case 'n':
+	case 'N':
+	case 'f':
+	case 'F':
+	case '0':
+		*res = false;
+		return 0;
+	case 'o':
+	case 'O':
+		if ((s[1] | 0x20) == 'n') {
+			*res = true;
+			return 0;
+		}
+		if ((s[1] | 0x20) == 'f') {
+			*res = false;
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* ---- strings ---- */
+
+ssize_t strscpy(char *dest, const char *src, size_t count)
+{
+	size_t len;
+
+	if (count == 0)
+		return -E2BIG;
+	len = strnlen(src, count);
+	if (len == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, len + 1);
+	return (ssize_t)len;
+}
+
+ssize_t strscpy_pad(char *dest, const char *src, size_t count)
+{
+	ssize_t n = strscpy(dest, src, count);
+	size_t used = n < 0 ? count : (size_t)n + 1;
+
+	if (used < count)
+		memset(dest + used, 0, count - used);
+	return n;
+}
+
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	return s ? kmemdup(s, strlen(s) + 1, gfp) : NULL;
+}
+
+char *kstrndup(const char *s, size_t max, gfp_t gfp)
+{
+	size_t len;
+	char *p;
+
+	if (!s)
+		return NULL;
+	len = strnlen(s, max);
+	p = kmalloc(len + 1, gfp);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+const char *kstrdup_const(const char *s, gfp_t gfp)
+{
+	return kstrdup(s, gfp);
+}
+
+void kfree_const(const void *x)
+{
+	kfree(x);
+}
+
+void *kmemdup(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = kmalloc(len, gfp);
+
+	if (p)
+		memcpy(p, src, len);
+	return p;
+}
+
+void *memchr_inv(const void *start, int c, size_t bytes)
+{
+	const u8 *p = start;
+
+	for (size_t i = 0; i < bytes; i++)
+		if (p[i] != (u8)c)
+			return (void *)(p + i);
+	return NULL;
+}
+
+bool sysfs_streq(const char *s1, const char *s2)
+{
+	while (*s1 && *s1 == *s2) {
+		s1++;
+		s2++;
+	}
+	if (*s1 == *s2)
+		return true;
+	if (!*s1 && *s2 == '\n' && !s2[1])
+		return true;
+	if (*s1 == '\n' && !s1[1] && !*s2)
+		return true;
+	return false;
+}
+
+int match_string(const char *const *array, size_t n, const char *string)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!array[i])
+			break;
+		if (!strcmp(array[i], string))
+			return (int)i;
+	}
+	return -EINVAL;
+}
+
+/* ---- bitmaps ---- */
+
+/* The first bit at or after @start where (a[w] & b[w]) ^ invert is set. */
+static unsigned long find_bit(const unsigned long *a, const unsigned long *b,
+			      unsigned long size, unsigned long start,
+			      unsigned long invert)
+{
+	unsigned long w;
+
+	if (start >= size)
+		return size;
+	w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^ invert;
+	w &= BITMAP_FIRST_WORD_MASK(start);
+	start = round_down(start, BITS_PER_LONG);
+	while (!w) {
+		start += BITS_PER_LONG;
+		if (start >= size)
+			return size;
+		w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^
+		    invert;
+	}
+	return min(start + __ffs(w), size);
+}
+
+unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
+			    unsigned long offset)
+{
+	return find_bit(addr, NULL, size, offset, 0UL);
+}
+
+unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
+				 unsigned long offset)
+{
+	return find_bit(addr, NULL, size, offset, ~0UL);
+}
+
+unsigned long find_next_and_bit(const unsigned long *addr1,
+				const unsigned long *addr2, unsigned long size,
+				unsigned long offset)
+{
+	return find_bit(addr1, addr2, size, offset, 0UL);
+}
+
+unsigned long find_last_bit(const unsigned long *addr, unsigned long size)
+{
+	for (unsigned long i = size; i-- > 0;)
+		if (test_bit((long)i, addr))
+			return i;
+	return size;
+}
+
+unsigned long find_nth_bit(const unsigned long *addr, unsigned long size,
+			   unsigned long n)
+{
+	unsigned long bit;
+
+	for_each_set_bit(bit, addr, size) if (n-- == 0) return bit;
+	return size;
+}
+
+/* Operations on whole words, the last one masked to @nbits. */
+#define BITMAP_FOR_WORDS(k, nbits)                                             \
+	for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++)
+#define LAST_MASK(k, nbits)                                                    \
+	((k) == BITS_TO_LONGS(nbits) - 1 ? BITMAP_LAST_WORD_MASK(nbits) : ~0UL)
+
+bool __bitmap_and(unsigned long *dst, const unsigned long *a,
+		  const unsigned long *b, unsigned int nbits)
+{
+	unsigned long any = 0;
+
+	BITMAP_FOR_WORDS(k, nbits)
+	any |= (dst[k] = a[k] & b[k]) & LAST_MASK(k, nbits);
+	return any != 0;
+}
+
+void __bitmap_or(unsigned long *dst, const unsigned long *a,
+		 const unsigned long *b, unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	dst[k] = a[k] | b[k];
+}
+
+void __bitmap_xor(unsigned long *dst, const unsigned long *a,
+		  const unsigned long *b, unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	dst[k] = a[k] ^ b[k];
+}
+
+bool __bitmap_andnot(unsigned long *dst, const unsigned long *a,
+		     const unsigned long *b, unsigned int nbits)
+{
+	unsigned long any = 0;
+
+	BITMAP_FOR_WORDS(k, nbits)
+	any |= (dst[k] = a[k] & ~b[k]) & LAST_MASK(k, nbits);
+	return any != 0;
+}
+
+void __bitmap_complement(unsigned long *dst, const unsigned long *src,
+			 unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	dst[k] = ~src[k];
+}
+
+bool __bitmap_equal(const unsigned long *a, const unsigned long *b,
+		    unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	if ((a[k] ^ b[k]) & LAST_MASK(k, nbits))
+		return false;
+	return true;
+}
+
+bool __bitmap_intersects(const unsigned long *a, const unsigned long *b,
+			 unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	if (a[k] & b[k] & LAST_MASK(k, nbits))
+		return true;
+	return false;
+}
+
+bool __bitmap_subset(const unsigned long *a, const unsigned long *b,
+		     unsigned int nbits)
+{
+	BITMAP_FOR_WORDS(k, nbits)
+	if (a[k] & ~b[k] & LAST_MASK(k, nbits))
+		return false;
+	return true;
+}
+
+unsigned int __bitmap_weight(const unsigned long *src, unsigned int nbits)
+{
+	unsigned int w = 0;
+
+	BITMAP_FOR_WORDS(k, nbits)
+	w += (unsigned int)hweight_long(src[k] & LAST_MASK(k, nbits));
+	return w;
+}
+
+void __bitmap_set(unsigned long *map, unsigned int start, int len)
+{
+	for (unsigned int i = start; i < start + (unsigned int)len; i++)
+		__set_bit(i, map);
+}
+
+void __bitmap_clear(unsigned long *map, unsigned int start, int len)
+{
+	for (unsigned int i = start; i < start + (unsigned int)len; i++)
+		__clear_bit(i, map);
+}
+
+void __bitmap_shift_right(unsigned long *dst, const unsigned long *src,
+			  unsigned int shift, unsigned int nbits)
+{
+	for (unsigned int i = 0; i < nbits; i++) {
+		if (i + shift < nbits && test_bit(i + shift, src))
+			__set_bit(i, dst);
+		else
+			__clear_bit(i, dst);
+	}
+}
+
+void __bitmap_shift_left(unsigned long *dst, const unsigned long *src,
+			 unsigned int shift, unsigned int nbits)
+{
+	for (unsigned int i = nbits; i-- > 0;) {
+		if (i >= shift && test_bit(i - shift, src))
+			__set_bit(i, dst);
+		else
+			__clear_bit(i, dst);
+	}
+}
+
+unsigned long bitmap_find_next_zero_area(unsigned long *map, unsigned long size,
+					 unsigned long start, unsigned int nr,
+					 unsigned long align_mask)
+{
+	unsigned long index, end, i;
+again:
+	index = find_next_zero_bit(map, size, start);
+	index = (index + align_mask) & ~align_mask;
+	end = index + nr;
+	if (end > size)
+		return end;
+	i = find_next_bit(map, end, index);
+	if (i < end) {
+		start = i + 1;
+		goto again;
+	}
+	return index;
+}
+
+int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
+			    int nmaskbits)
+{
+	int n = 0;
+	unsigned long bit, end;
+
+	if (!list) {
+		for (int k = (int)BITS_TO_LONGS(nmaskbits) - 1; k >= 0; k--)
+			n += sprintf(buf + n, "%lx%s", maskp[k], k ? "," : "");
+		return n + sprintf(buf + n, "\n");
+	}
+	for_each_set_bit(bit, maskp, (unsigned long)nmaskbits)
+	{
+		end = find_next_zero_bit(maskp, (unsigned long)nmaskbits, bit);
+		n += sprintf(buf + n, n ? ",%lu" : "%lu", bit);
+		if (end - 1 > bit)
+			n += sprintf(buf + n, "-%lu", end - 1);
+		bit = end;
+	}
+	return n + sprintf(buf + n, "\n");
+}
+
+unsigned long *bitmap_alloc(unsigned int nbits, gfp_t flags)
+{
+	return kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long),
+			     flags);
+}
+
+unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t flags)
+{
+	return bitmap_alloc(nbits, flags | __GFP_ZERO);
+}
+
+void bitmap_free(const unsigned long *bitmap)
+{
+	kfree(bitmap);
+}
+
+/* ---- CPU masks (the masks themselves: init.c) ---- */
+
+static struct cpumask cpu_bit_masks[NR_CPUS];
+
+__attribute__((constructor)) static void cpu_bit_masks_init(void)
+{
+	for (int c = 0; c < NR_CPUS; c++)
+		__set_bit(c, cpu_bit_masks[c].bits);
+}
+
+const struct cpumask *cpumask_of(unsigned int cpu)
+{
+	return &cpu_bit_masks[cpu % NR_CPUS];
+}
+
+unsigned int cpumask_local_spread(unsigned int i, int node)
+{
+	unsigned int n = cpumask_weight(cpu_online_mask);
+
+	(void)node;
+	return n ? cpumask_nth(i % n, cpu_online_mask) : 0;
+}
+
+/* The library's, which takes the mask as a word (preempt/sched.h). */
+extern int pk_set_cpus_allowed_word(struct task_struct *p,
+				    u64 mask) __asm__("set_cpus_allowed_ptr");
+
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+{
+	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
+	return pk_set_cpus_allowed_word(p, cpumask_bits(new_mask)[0]);
+}
+
+/* ---- refcount_t ---- */
+
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	static const char *const what[] = {
+		[REFCOUNT_ADD_NOT_ZERO_OVF] = "saturated; leaking memory",
+		[REFCOUNT_ADD_OVF] = "saturated; leaking memory",
+		[REFCOUNT_ADD_UAF] = "addition on 0; use-after-free",
+		[REFCOUNT_SUB_UAF] = "underflow; use-after-free",
+		[REFCOUNT_DEC_LEAK] = "decrement hit 0; leaking memory",
+	};
+
+	refcount_set(r, REFCOUNT_SATURATED);
+	WARN_ONCE(1, "refcount_t: %s.\n", what[t]);
+}
+
+bool refcount_dec_if_one(refcount_t *r)
+{
+	int one = 1;
+
+	return atomic_try_cmpxchg_release(&r->refs, &one, 0);
+}
+
+bool refcount_dec_not_one(refcount_t *r)
+{
+	int old = refcount_read(r);
+
+	do {
+		if (unlikely(old == REFCOUNT_SATURATED))
+			return true;
+		if (old == 1)
+			return false;
+		if (unlikely(old <= 0)) {
+			refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
+			return true;
+		}
+	} while (!atomic_try_cmpxchg_release(&r->refs, &old, old - 1));
+	return true;
+}
+
+bool refcount_dec_and_lock(refcount_t *r, spinlock_t *lock)
+{
+	if (refcount_dec_not_one(r))
+		return false;
+	spin_lock(lock);
+	if (!refcount_dec_and_test(r)) {
+		spin_unlock(lock);
+		return false;
+	}
+	return true;
+}
+
+bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *lock,
+				   unsigned long *flags)
+{
+	if (refcount_dec_not_one(r))
+		return false;
+	spin_lock_irqsave(lock, *flags);
+	if (!refcount_dec_and_test(r)) {
+		spin_unlock_irqrestore(lock, *flags);
+		return false;
+	}
+	return true;
+}
+
+bool refcount_dec_and_mutex_lock(refcount_t *r, struct mutex *lock)
+{
+	if (refcount_dec_not_one(r))
+		return false;
+	mutex_lock(lock);
+	if (!refcount_dec_and_test(r)) {
+		mutex_unlock(lock);
+		return false;
+	}
+	return true;
+}
+
+int pk_atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock)
+{
+	if (atomic_add_unless(atomic, -1, 1))
+		return 0;
+	spin_lock(lock);
+	if (atomic_dec_and_test(atomic))
+		return 1;
+	spin_unlock(lock);
+	return 0;
+}
+
+/* ---- static keys ---- */
+
+void static_key_slow_inc(struct static_key *key)
+{
+	might_sleep();
+	atomic_inc(&key->enabled);
+}
+
+void static_key_slow_dec(struct static_key *key)
+{
+	might_sleep();
+	WARN(atomic_dec_return(&key->enabled) < 0,
+	     "jump label: negative count!\n");
+}
+
+void static_key_enable(struct static_key *key)
+{
+	might_sleep();
+	atomic_set(&key->enabled, 1);
+}
+
+void static_key_disable(struct static_key *key)
+{
+	might_sleep();
+	atomic_set(&key->enabled, 0);
+}
