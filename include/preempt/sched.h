@@ -91,6 +91,13 @@ struct task_struct {
 	void *pk_kmap_ctrl;	/* mm: this task's kmap_local slots */
 	unsigned long
 		pk_stack_top; /* its entry's frame: where its code starts */
+	/* RCU (src/rcu): the reader state while switched out, and its place
+	 * on the blocked-readers list of PREEMPT_RCU. */
+	int rcu_read_lock_nesting;
+	int pk_rcu_special;
+	int pk_rcu_blocked; /* PK_RCU_BLOCKED_* under the rcu state lock */
+	int pk_rcu_boosted;
+	struct list_head pk_rcu_node;
 };
 
 /**

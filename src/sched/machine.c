@@ -656,6 +656,8 @@ int machine_boot(const struct machine_config *cfg)
 				    : preempt_model_rt();
 	set_rt_running(rt);
 	configure(cfg);
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->boot(false);
 	n = nr_cpus;
 	boot_ns = pk_now_ns();
 	pk_safepoint_scan();
@@ -683,6 +685,8 @@ int machine_boot(const struct machine_config *cfg)
 			start_ktimers(i);
 	}
 	pk_irq_threads_start(); /* only now can threads run anywhere */
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->boot(true);
 	return 0;
 }
 
@@ -739,7 +743,9 @@ void machine_shutdown(void)
 		if (busy)
 			usleep(1000);
 	} while (busy);
-	pk_irq_threads_stop(); /* of lines still requested */
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->shutdown(); /* its callbacks, then its kthreads */
+	pk_irq_threads_stop();		  /* of lines still requested */
 	for (int i = 0; i < nr_cpus; i++) {
 		stop_ktimers(i);
 		stop_ksoftirqd(i);
