@@ -81,8 +81,11 @@ static inline void list_replace_rcu(struct list_head *old,
  * reader (or where the optional @cond, the updater's lock held, says so).
  */
 #define __pk_rcu_list_check(cond, ...)                                         \
-	RCU_LOCKDEP_WARN(!((cond) || rcu_read_lock_any_held()),                \
-			 "RCU-list traversed in non-reader section!")
+	((void)(CONFIG_PROVE_RCU && !((cond) || rcu_read_lock_any_held()) &&   \
+		(lockdep_rcu_suspicious(__FILE__, __LINE__,                    \
+					"RCU-list traversed in non-reader "    \
+					"section!"),                           \
+		 1)))
 #define list_for_each_entry_rcu(pos, head, member, ...)                        \
 	for (__pk_rcu_list_check(0, ##__VA_ARGS__, 0),                         \
 	     pos = list_entry_rcu((head)->next, __typeof__(*pos), member);     \

@@ -414,6 +414,23 @@ static bool rdp_has_ready_cbs(struct rcu_data *rdp)
 		rcu_seq_done(rdp->wait_seq));
 }
 
+/*
+ * rt: tasks above the grace-period kthread can starve the timers that
+ * would wake it (ktimers runs at SCHED_FIFO 1); the tick wakes it when a
+ * preempted reader has held the grace period past the boost delay.
+ */
+static void rcu_tick_boost_check(void)
+{
+	struct task_struct *k = rcu_state.gp_kthread;
+
+	if (!k || !(gp_seq_load() & 1) ||
+	    !__atomic_load_n(&rcu_state.gp_blocked, __ATOMIC_RELAXED))
+		return;
+	if (pk_now_ns() - rcu_state.gp_start_ns >=
+	    __atomic_load_n(&boost_delay_ms, __ATOMIC_RELAXED) * 1000000L)
+		wake_up_process(k);
+}
+
 static void rcu_tick(void)
 {
 	struct rcu_data *rdp = this_rdp();
@@ -424,6 +441,8 @@ static void rcu_tick(void)
 	if (in_hardirq() ? interrupted_outside_reader()
 			 : preempt_count() == 0 && pk_rcu_nesting == 0)
 		report_qs(rdp, true);
+	if (rcu_state.use_rcuc)
+		rcu_tick_boost_check();
 	if (!rdp_has_ready_cbs(rdp))
 		return;
 	if (rcu_state.use_rcuc && rdp->rcuc) {
@@ -482,11 +501,19 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *msg)
 /* schedule() called by the task itself, not a preemption. */
 static void rcu_voluntary(void)
 {
-	if (pk_rcu_preemptible() && pk_this_rq &&
-	    pk_task_tls(pk_rcu_nesting) > 0)
-		lockdep_rcu_suspicious(__FILE__, __LINE__,
-				       "Voluntary context switch within RCU "
-				       "read-side critical section!");
+	struct task_struct *t = current;
+	unsigned int state;
+
+	if (!pk_rcu_preemptible() || !pk_this_rq ||
+	    pk_task_tls(pk_rcu_nesting) <= 0)
+		return;
+	/* The report may sleep on a lock of its own: keep the caller's
+	 * state, or its schedule() would not sleep. */
+	state = __atomic_load_n(&t->__state, __ATOMIC_SEQ_CST);
+	lockdep_rcu_suspicious(__FILE__, __LINE__,
+			       "Voluntary context switch within RCU "
+			       "read-side critical section!");
+	__atomic_store_n(&t->__state, state, __ATOMIC_SEQ_CST);
 }
 
 /* ---- the context switch (rq lock held, interrupts off) ---- */
@@ -1309,6 +1336,12 @@ static void rcu_boot(bool started)
 		pk_rcu_preemptible() ? "rcu_preempt" : "rcu_sched");
 	if (!rcu_state.gp_kthread)
 		BUG();
+	/* Under rt it must outrank the tasks it boosts readers above
+	 * (rcutree.kthread_prio). */
+	if (rcu_state.use_rcuc)
+		pk_sched_setscheduler(
+			rcu_state.gp_kthread, SCHED_FIFO,
+			__atomic_load_n(&boost_rt_prio, __ATOMIC_RELAXED));
 	__atomic_store_n(&rcu_state.booted, 1, __ATOMIC_RELEASE);
 	wake_up_process(rcu_state.gp_kthread);
 	pk_srcu_boot();
