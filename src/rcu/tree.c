@@ -501,19 +501,12 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *msg)
 /* schedule() called by the task itself, not a preemption. */
 static void rcu_voluntary(void)
 {
-	struct task_struct *t = current;
-	unsigned int state;
-
 	if (!pk_rcu_preemptible() || !pk_this_rq ||
 	    pk_task_tls(pk_rcu_nesting) <= 0)
 		return;
-	/* The report may sleep on a lock of its own: keep the caller's
-	 * state, or its schedule() would not sleep. */
-	state = __atomic_load_n(&t->__state, __ATOMIC_SEQ_CST);
 	lockdep_rcu_suspicious(__FILE__, __LINE__,
 			       "Voluntary context switch within RCU "
 			       "read-side critical section!");
-	__atomic_store_n(&t->__state, state, __ATOMIC_SEQ_CST);
 }
 
 /* ---- the context switch (rq lock held, interrupts off) ---- */

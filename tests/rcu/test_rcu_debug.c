@@ -15,6 +15,7 @@
 #include <preempt/rcupdate.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
+#include <preempt/wait.h>
 
 #include "rcu_helpers.h"
 
@@ -138,12 +139,13 @@ static void might_sleep_after_reader_is_silent(void **state)
 
 /* ---- a voluntary context switch in a PREEMPT_RCU reader ---- */
 
+static DECLARE_COMPLETION(wake_reader);
+
 static int sleep_in_reader(void *arg)
 {
 	(void)arg;
 	rcu_read_lock();
-	set_current_state(TASK_UNINTERRUPTIBLE);
-	schedule_timeout(2);
+	wait_for_completion(&wake_reader);
 	rcu_read_unlock();
 	return 0;
 }
@@ -151,17 +153,26 @@ static int sleep_in_reader(void *arg)
 static void voluntary_switch_in_reader_is_reported(void **state)
 {
 	unsigned long blocked0 = pk_rcu_stats().blocked_tasks;
+	struct task_struct *k;
+	long deadline = now_ms() + 10000;
 
 	(void)state;
+	reinit_completion(&wake_reader);
 	pk_boot_online(2, PREEMPT_MODEL_FULL);
-	run_task(sleep_in_reader, NULL);
+	k = kthread_run(sleep_in_reader, NULL, "rcudbg");
+	assert_non_null(k);
+	/* It sleeps in its reader: blocked, and it holds grace periods. */
+	while (pk_rcu_stats().blocked_tasks == blocked0 && now_ms() < deadline)
+		usleep(1000);
+	assert_true(pk_rcu_stats().blocked_tasks > blocked0);
+	assert_false(poll_state_synchronize_rcu(start_poll_synchronize_rcu()));
+	complete(&wake_reader);
+	assert_int_equal(kthread_stop(k), 0);
 	assert_reports("WARNING: suspicious RCU usage\n");
 	assert_reports("Voluntary context switch within RCU read-side "
 		       "critical section!\n");
 	assert_reports("1 lock held by rcudbg/");
 	assert_reports("stack backtrace:\n");
-	/* And the reader still held grace periods: it was blocked. */
-	assert_true(pk_rcu_stats().blocked_tasks > blocked0);
 	synchronize_rcu();
 }
 
