@@ -6,6 +6,7 @@
  */
 #define _LGPL_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -37,12 +38,13 @@ double urcu_memb_read_pair_ns(long iters)
 	return (t1 - t0) / (double)iters;
 }
 
-static int stop;
+static int stop, running;
 
 static void *busy_reader(void *arg)
 {
 	(void)arg;
 	urcu_memb_register_thread();
+	__atomic_add_fetch(&running, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < 100; i++) {
 			urcu_memb_read_lock();
@@ -60,8 +62,12 @@ double urcu_memb_sync_us(int rounds, int busy)
 	double t0, t1;
 
 	stop = 0;
+	running = 0;
 	for (int i = 0; i < busy && i < 8; i++)
 		pthread_create(&t[i], NULL, busy_reader, NULL);
+	/* Registered and reading before the first grace period. */
+	while (__atomic_load_n(&running, __ATOMIC_SEQ_CST) < busy)
+		sched_yield();
 	t0 = now_ns();
 	for (int i = 0; i < rounds; i++)
 		urcu_memb_synchronize_rcu();

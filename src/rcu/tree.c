@@ -383,20 +383,28 @@ static struct rcu_data *this_rdp(void)
 	return pk_this_rq ? &rcu_data[pk_this_rq->cpu] : HOST_RDP;
 }
 
+static bool all_cpus_quiescent(void);
+
 /*
  * This vCPU passed a quiescent state.  The fences order the readers
  * before it and after it against the grace period's start and end.
+ * @may_wake: not under a runqueue lock, so the last answer may wake the
+ * grace-period kthread at once instead of at its next poll.
  */
-static void report_qs(struct rcu_data *rdp, bool exp)
+static void report_qs(struct rcu_data *rdp, bool may_wake)
 {
-	if (!__atomic_load_n(&rdp->qs_pending, __ATOMIC_RELAXED) &&
-	    !(exp && __atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED)))
+	struct task_struct *k;
+	bool gp = __atomic_load_n(&rdp->qs_pending, __ATOMIC_RELAXED);
+
+	if (!gp && !__atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED))
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&rdp->qs_pending, 0, __ATOMIC_RELEASE);
-	if (exp)
-		__atomic_store_n(&rdp->exp_pending, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&rdp->exp_pending, 0, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	k = __atomic_load_n(&rcu_state.gp_kthread, __ATOMIC_ACQUIRE);
+	if (gp && may_wake && k && k != current && all_cpus_quiescent())
+		wake_up_process(k);
 }
 
 /* Is the code an interrupt landed on outside every kind of reader? */
@@ -409,9 +417,12 @@ static bool interrupted_outside_reader(void)
 
 static bool rdp_has_ready_cbs(struct rcu_data *rdp)
 {
+	struct rcu_head *wait = __atomic_load_n(&rdp->wait, __ATOMIC_RELAXED);
+
 	return __atomic_load_n(&rdp->done, __ATOMIC_RELAXED) ||
-	       (__atomic_load_n(&rdp->wait, __ATOMIC_RELAXED) &&
-		rcu_seq_done(rdp->wait_seq));
+	       (wait && rcu_seq_done(rdp->wait_seq)) ||
+	       (!wait && __atomic_load_n(&rdp->next, __ATOMIC_RELAXED) &&
+		rcu_seq_done(rdp->next_seq));
 }
 
 /*
@@ -537,7 +548,7 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 		STAT_INC(blocked_tasks);
 	}
 	/* The reader, if any, is on the list now: the CPU is quiescent. */
-	report_qs(rdp, true);
+	report_qs(rdp, false);
 	prev->rcu_read_lock_nesting = nesting;
 	prev->pk_rcu_special = pk_rcu_special;
 }
@@ -653,17 +664,22 @@ static void rdp_enqueue(struct rcu_data *rdp, struct rcu_head *head,
 	rdp->n_cbs++;
 }
 
-/* Under rdp->lock: what the ended grace periods made ready. */
+/*
+ * Under rdp->lock: what the ended grace periods made ready.  A next
+ * segment with no wait segment ahead of it (left by shutdown's adoption,
+ * or by a barrier) moves up first.
+ */
 static void rdp_advance(struct rcu_data *rdp)
 {
-	for (int i = 0; i < 2 && rdp->wait && rcu_seq_done(rdp->wait_seq);
-	     i++) {
-		seg_splice(&rdp->wait, &rdp->wait_tail, &rdp->done_tail);
-		if (rdp->next) {
+	for (;;) {
+		if (!rdp->wait && rdp->next) {
 			seg_splice(&rdp->next, &rdp->next_tail,
 				   &rdp->wait_tail);
 			rdp->wait_seq = rdp->next_seq;
 		}
+		if (!rdp->wait || !rcu_seq_done(rdp->wait_seq))
+			return;
+		seg_splice(&rdp->wait, &rdp->wait_tail, &rdp->done_tail);
 	}
 }
 
@@ -988,6 +1004,12 @@ static void run_gp(void)
 	host_target = host_gp_begin();
 	/* The kthread itself is in no reader: its CPU is quiescent. */
 	rcu_cond_resched_qs();
+	/* Ask the others now rather than at their next tick (idle ones
+	 * answer at once), as the kernel's force-quiescent-state scan. */
+	for (int cpu = 0; cpu < rcu_state.ncpus; cpu++)
+		if (__atomic_load_n(&rcu_data[cpu].qs_pending,
+				    __ATOMIC_ACQUIRE))
+			irq_raise(PK_RCU_EXP_IRQ, pk_vcpu_irq_cpu(cpu));
 	stall_ms = __atomic_load_n(&stall_timeout_ms, __ATOMIC_RELAXED);
 	if (stall_ms > 0)
 		stall_at = rcu_state.gp_start_ns + stall_ms * 1000000L;
@@ -1197,11 +1219,12 @@ static irqreturn_t rcu_exp_handler(int irq, void *dev)
 
 	(void)irq;
 	(void)dev;
-	if (rdp == HOST_RDP ||
-	    !__atomic_load_n(&rdp->exp_pending, __ATOMIC_ACQUIRE))
+	if (rdp == HOST_RDP)
 		return IRQ_HANDLED;
 	if (interrupted_outside_reader()) {
 		report_qs(rdp, true);
+	} else if (!__atomic_load_n(&rdp->exp_pending, __ATOMIC_ACQUIRE)) {
+		/* A normal grace period's kick: the tick will answer. */
 	} else if (pk_rcu_preemptible() && pk_rcu_nesting > 0) {
 		/* The reader reports at its outermost unlock. */
 		pk_rcu_special |= SPECIAL_EXP;
