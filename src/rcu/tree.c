@@ -661,7 +661,7 @@ static void rdp_enqueue(struct rcu_data *rdp, struct rcu_head *head,
 			rdp->next_seq = s;
 		seg_append(&rdp->next_tail, head);
 	}
-	rdp->n_cbs++;
+	__atomic_add_fetch(&rdp->n_cbs, 1, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -708,15 +708,14 @@ static long rdp_invoke(struct rcu_data *rdp)
 	list = rdp->done;
 	rdp->done = NULL;
 	rdp->done_tail = &rdp->done;
-	for (struct rcu_head *h = list; h; h = h->next)
-		n++;
-	rdp->n_cbs -= n;
 	pk_raw_unlock(&rdp->lock);
 	local_irq_restore(flags);
-	for (; list; list = next) {
+	for (; list; list = next, n++) {
 		next = list->next;
 		invoke_one(list);
 	}
+	/* Counted down only now: rcu_barrier() must see them in flight. */
+	__atomic_sub_fetch(&rdp->n_cbs, n, __ATOMIC_SEQ_CST);
 	/* Callbacks left for a later grace period: make sure it comes. */
 	if (__atomic_load_n(&rdp->wait, __ATOMIC_RELAXED))
 		request_gp(rdp->wait_seq);
@@ -1162,12 +1161,14 @@ static bool entrain(struct rcu_data *rdp, struct barrier_head *b)
 		seg_append(&rdp->next_tail, &b->rh);
 	else if (rdp->wait)
 		seg_append(&rdp->wait_tail, &b->rh);
-	else if (rdp->done)
+	else if (rdp->done || __atomic_load_n(&rdp->n_cbs, __ATOMIC_SEQ_CST))
+		/* Behind those being invoked right now, too: this CPU runs
+		 * its callbacks one batch after the other. */
 		seg_append(&rdp->done_tail, &b->rh);
 	else
 		queued = false;
 	if (queued)
-		rdp->n_cbs++;
+		__atomic_add_fetch(&rdp->n_cbs, 1, __ATOMIC_SEQ_CST);
 	pk_raw_unlock(&rdp->lock);
 	local_irq_restore(flags);
 	return queued;
@@ -1381,8 +1382,11 @@ static void adopt_orphan_cbs(void)
 			seg_splice(&rdp->next, &rdp->next_tail,
 				   &HOST_RDP->next_tail);
 			HOST_RDP->next_seq = rcu_seq_snap();
-			HOST_RDP->n_cbs += rdp->n_cbs;
-			rdp->n_cbs = 0;
+			__atomic_add_fetch(
+				&HOST_RDP->n_cbs,
+				__atomic_exchange_n(&rdp->n_cbs, 0,
+						    __ATOMIC_SEQ_CST),
+				__ATOMIC_SEQ_CST);
 		}
 		pk_raw_unlock(&rdp->lock);
 		pk_raw_unlock(&HOST_RDP->lock);

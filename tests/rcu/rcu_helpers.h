@@ -35,6 +35,27 @@ struct hold {
 	int host; /* held by a thread that is not a vCPU */
 };
 
+/*
+ * Set by a teardown after a failed test: readers leave at once, so the
+ * machine can shut down and the failure shows as a failure, not a hang.
+ */
+static int hold_abort;
+
+static inline bool hold_released(const struct hold *h)
+{
+	return __atomic_load_n(&h->release, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE);
+}
+
+static inline int rcu_test_teardown(void **state)
+{
+	__atomic_store_n(&hold_abort, 1, __ATOMIC_SEQ_CST);
+	machine_teardown(state);
+	__atomic_store_n(&hold_abort, 0, __ATOMIC_SEQ_CST);
+	pk_rcu_set_boot_flavour(PK_RCU_FLAVOUR_AUTO);
+	return 0;
+}
+
 static inline void hold_lock(enum reader_kind kind)
 {
 	if (kind == READER_BH)
@@ -60,7 +81,7 @@ static inline void hold_section(struct hold *h)
 {
 	hold_lock(h->kind);
 	__atomic_store_n(&h->entered, 1, __ATOMIC_SEQ_CST);
-	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE)) {
+	while (!hold_released(h)) {
 		if (h->host)
 			usleep(100); /* a thread, not a task: may block */
 		else

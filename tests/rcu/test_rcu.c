@@ -52,9 +52,7 @@ static bool expect_preempt_flavour(const struct variant *v)
 
 static int teardown(void **state)
 {
-	machine_teardown(state);
-	pk_rcu_set_boot_flavour(PK_RCU_FLAVOUR_AUTO);
-	return 0;
+	return rcu_test_teardown(state);
 }
 
 /* ---- what a reader looks like in each flavour ---- */
@@ -256,7 +254,8 @@ static int spin_task(void *arg)
 {
 	int *stop = arg;
 
-	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
 		__asm__ __volatile__("" ::: "memory");
 	return 0;
 }
@@ -288,6 +287,54 @@ static void preempted_reader_blocks_gp(void **state)
 		usleep(1000);
 	}
 	check_gp_waits(&h, synchronize_rcu, false);
+	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+/*
+ * The other order: the grace period starts while the reader runs, and
+ * only then is the reader preempted -- on a CPU that still owes the
+ * grace period a quiescent state, so the preempted reader must hold it.
+ */
+static void reader_preempted_during_gp_blocks_it(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+	struct sync_result res = {.h = &h, .sync = synchronize_rcu};
+	struct task_struct *r, *s;
+	unsigned long blocked0;
+	int stop = 0;
+	long deadline;
+	pthread_t t;
+
+	boot_variant(v);
+	r = kthread_create(hold_task, &h, "reader");
+	s = kthread_create(spin_task, &stop, "spinner");
+	assert_non_null(r);
+	assert_non_null(s);
+	kthread_bind(r, 0);
+	kthread_bind(s, 0);
+	wake_up_process(r);
+	wait_flag(&h.entered);
+	blocked0 = pk_rcu_stats().blocked_tasks;
+	assert_int_equal(pthread_create(&t, NULL, sync_thread, &res), 0);
+	usleep(20000); /* the grace period runs, held by the reader */
+	assert_int_equal(__atomic_load_n(&res.done, __ATOMIC_SEQ_CST), 0);
+	wake_up_process(s); /* its time slices preempt the reader */
+	deadline = now_ms() + 10000;
+	while (pk_rcu_stats().blocked_tasks == blocked0) {
+		if (now_ms() > deadline)
+			fail_msg("the reader was never preempted in its "
+				 "section");
+		usleep(1000);
+	}
+	usleep(30000);
+	assert_int_equal(__atomic_load_n(&res.done, __ATOMIC_SEQ_CST), 0);
+	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	assert_int_equal(res.left_at_end, 1);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	assert_int_equal(kthread_stop(r), 0);
 	assert_int_equal(kthread_stop(s), 0);
@@ -664,6 +711,9 @@ int main(void)
 		T(preempted_reader_blocks_gp, v_full),
 		T(preempted_reader_blocks_gp, v_lazy),
 		T(preempted_reader_blocks_gp, v_rt),
+		T(reader_preempted_during_gp_blocks_it, v_full),
+		T(reader_preempted_during_gp_blocks_it, v_lazy),
+		T(reader_preempted_during_gp_blocks_it, v_rt),
 		ALL(call_rcu_from_task),
 		ALL(call_rcu_from_thread),
 		ALL(call_rcu_from_hardirq),

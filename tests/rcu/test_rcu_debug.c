@@ -53,8 +53,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	machine_teardown(state);
-	pk_rcu_set_boot_flavour(PK_RCU_FLAVOUR_AUTO);
+	rcu_test_teardown(state);
 	pk_rcu_set_stall_timeout_ms(21000);
 	pk_rcu_set_boost(1, 500);
 	return 0;
@@ -366,7 +365,7 @@ static int preempted_stuck(void *arg)
 
 	rcu_read_lock();
 	__atomic_store_n(&h->entered, 1, __ATOMIC_SEQ_CST);
-	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE))
+	while (!hold_released(h))
 		__asm__ __volatile__("" ::: "memory");
 	rcu_read_unlock();
 	return 0;
@@ -376,7 +375,7 @@ static int fifo_hog(void *arg)
 {
 	struct hold *h = arg;
 
-	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE))
+	while (!hold_released(h))
 		__asm__ __volatile__("" ::: "memory");
 	return 0;
 }

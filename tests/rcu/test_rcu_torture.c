@@ -215,7 +215,8 @@ static int writer(void *arg)
 	unsigned int seed = 42;
 
 	(void)arg;
-	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE)) {
 		struct relem *new = elem_alloc(), *old;
 
 		if (!new) {
@@ -254,7 +255,8 @@ static int reader_task(void *arg)
 {
 	unsigned int seed = (unsigned int)(uintptr_t)arg * 7919u + 1;
 
-	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE)) {
 		torture_read(&seed, true);
 		if (rnd(&seed) % 256 == 0)
 			cond_resched();
@@ -267,7 +269,8 @@ static void *reader_thread(void *arg)
 	unsigned int seed = 77;
 
 	(void)arg;
-	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE)) {
 		torture_read(&seed, true);
 		count(&tt.host_reads);
 	}
@@ -296,7 +299,8 @@ struct kobj {
 static int kfree_flooder(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&tt.stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE)) {
 		for (int i = 0; i < 16; i++) {
 			struct kobj *o = kmalloc(sizeof(*o), GFP_KERNEL);
 
@@ -431,7 +435,7 @@ static enum preempt_model m[] = {PREEMPT_MODEL_NONE, PREEMPT_MODEL_VOLUNTARY,
 
 #define T(fn, i)                                                               \
 	cmocka_unit_test_prestate_setup_teardown(fn, capture_setup,            \
-						 machine_teardown, &m[i])
+						 rcu_test_teardown, &m[i])
 
 int main(void)
 {

@@ -146,7 +146,8 @@ static void read_once(void)
 static int reader_task(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
 		read_once();
 	return 0;
 }
@@ -154,7 +155,8 @@ static int reader_task(void *arg)
 static void *reader_thread(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
 		read_once();
 	return NULL;
 }
@@ -210,10 +212,10 @@ static enum preempt_model m_full = PREEMPT_MODEL_FULL;
 static enum preempt_model m_rt = PREEMPT_MODEL_RT;
 
 #define T(fn)                                                                  \
-	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
+	cmocka_unit_test_setup_teardown(fn, capture_setup, rcu_test_teardown)
 #define TM(fn, m)                                                              \
 	cmocka_unit_test_prestate_setup_teardown(fn, capture_setup,            \
-						 machine_teardown, &(m))
+						 rcu_test_teardown, &(m))
 
 int main(void)
 {

@@ -31,7 +31,8 @@ static int sleeping_reader(void *arg)
 	int idx = srcu_read_lock(s->ssp);
 
 	__atomic_store_n(&s->entered, 1, __ATOMIC_SEQ_CST);
-	while (!__atomic_load_n(&s->release, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&s->release, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
 		msleep(1);
 	__atomic_store_n(&s->left, 1, __ATOMIC_SEQ_CST);
 	srcu_read_unlock(s->ssp, idx);
@@ -192,7 +193,7 @@ static enum preempt_model m_rt = PREEMPT_MODEL_RT;
 
 #define T(fn, m)                                                               \
 	cmocka_unit_test_prestate_setup_teardown(fn, capture_setup,            \
-						 machine_teardown, &(m))
+						 rcu_test_teardown, &(m))
 
 int main(void)
 {
