@@ -103,6 +103,18 @@ bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 void pk_lock_wake_one(wait_queue_head_t *wq);
 
 /**
+ * pk_lock_handoff() - hand a lock being released to its first waiter,
+ * which pk_lock_wait() then returns as taken: @grant(@lock, waiter) makes
+ * the waiter the owner (NULL: nothing to record, as a semaphore's unit).
+ * With @only_starved, only a waiter that was woken and lost the lock to a
+ * newcomer gets it.  Returns false, and does nothing, when no such waiter
+ * is queued: the caller then releases as usual.  Any context.
+ */
+bool pk_lock_handoff(wait_queue_head_t *wq, bool only_starved,
+		     void (*grant)(void *lock, struct task_struct *to),
+		     void *lock);
+
+/**
  * pk_lock_has_waiters() - may a task be queued on @wq?  Any context; call
  * after the release is stored.  The full barrier pairs with the one in
  * set_current_state() of a waiter that queued itself before its trylock:

@@ -14,26 +14,56 @@
 
 /* ---- the shared slow path ---- */
 
+/*
+ * A sleeping waiter.  @granted: a release handed the lock to it directly
+ * (pk_lock_handoff()), written and read under the queue's lock.  @starved:
+ * it was woken and lost the lock to a task that had not waited, which is
+ * what makes a mutex release hand over instead of letting such tasks win
+ * for ever, as the kernel's MUTEX_FLAG_HANDOFF.
+ */
+struct pk_lock_waiter {
+	struct wait_queue_entry wq_entry;
+	bool granted;
+	bool starved;
+};
+
+static bool lock_granted(wait_queue_head_t *wq, struct pk_lock_waiter *w)
+{
+	unsigned long flags;
+	bool granted;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	granted = w->granted;
+	pk_unlock_irqrestore(&wq->lock, flags);
+	return granted;
+}
+
 /* Tasks and host threads alike: a host thread's task parks (sched.h). */
 bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 		  void *lock, long timeout)
 {
-	struct wait_queue_entry w = {.task = current};
-	bool taken;
+	struct pk_lock_waiter w = {.wq_entry.task = current};
+	bool taken, woken = false;
 
 	for (;;) {
 		/* Queued (and the barrier) first: a release after our
 		 * attempt sees us and wakes us. */
-		prepare_to_wait(wq, &w, TASK_UNINTERRUPTIBLE);
-		taken = trylock(lock);
+		prepare_to_wait(wq, &w.wq_entry, TASK_UNINTERRUPTIBLE);
+		taken = lock_granted(wq, &w) || trylock(lock);
 		if (taken || !timeout)
 			break;
+		if (woken)
+			__atomic_store_n(&w.starved, true, __ATOMIC_RELAXED);
 		if (timeout == PK_LOCK_WAIT_FOREVER)
 			schedule();
 		else
 			timeout = schedule_timeout(timeout);
+		woken = true;
 	}
-	finish_wait(wq, &w);
+	finish_wait(wq, &w.wq_entry);
+	/* Off the queue now: a hand-over can no longer race with us. */
+	if (!taken)
+		taken = lock_granted(wq, &w);
 	/* A release may have picked us as we gave up: pass its wake-up on,
 	 * or another waiter sleeps on with the lock free. */
 	if (!taken)
@@ -54,6 +84,32 @@ void pk_lock_wake_one(wait_queue_head_t *wq)
 		wake_up_process(w->task);
 	}
 	pk_unlock_irqrestore(&wq->lock, flags);
+}
+
+bool pk_lock_handoff(wait_queue_head_t *wq, bool only_starved,
+		     void (*grant)(void *lock, struct task_struct *to),
+		     void *lock)
+{
+	struct pk_lock_waiter *w;
+	unsigned long flags;
+	bool handed = false;
+
+	pk_lock_irqsave(&wq->lock, flags);
+	if (!list_empty(&wq->head)) {
+		w = list_first_entry(&wq->head, struct pk_lock_waiter,
+				     wq_entry.entry);
+		if (!only_starved ||
+		    __atomic_load_n(&w->starved, __ATOMIC_RELAXED)) {
+			if (grant)
+				grant(lock, w->wq_entry.task);
+			w->granted = true;
+			list_del_init(&w->wq_entry.entry);
+			wake_up_process(w->wq_entry.task);
+			handed = true;
+		}
+	}
+	pk_unlock_irqrestore(&wq->lock, flags);
+	return handed;
 }
 
 /* ---- mutexes ---- */
@@ -78,6 +134,12 @@ static bool mutex_acquire(struct mutex *lock)
 static bool mutex_acquire_cb(void *lock)
 {
 	return mutex_acquire(lock);
+}
+
+/* A release to a starved waiter: the owner word goes straight to it. */
+static void mutex_grant(void *lock, struct task_struct *to)
+{
+	__atomic_store_n(&((struct mutex *)lock)->owner, to, __ATOMIC_RELEASE);
 }
 
 #if CONFIG_DEBUG_MUTEXES
@@ -243,6 +305,10 @@ void mutex_unlock(struct mutex *lock)
 	if (!mutex_unlock_checks(lock))
 		return;
 	mutex_note_released(lock);
+	/* Never free between us and a starved waiter: no one can steal it. */
+	if (pk_lock_has_waiters(&lock->wait) &&
+	    pk_lock_handoff(&lock->wait, true, mutex_grant, lock))
+		return;
 	__atomic_store_n(&lock->owner, NULL, __ATOMIC_RELEASE);
 	if (pk_lock_has_waiters(&lock->wait))
 		pk_lock_wake_one(&lock->wait);

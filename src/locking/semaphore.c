@@ -2,7 +2,7 @@
 /*
  * Counting semaphores on the sleeping locks' shared slow path (mutex.c):
  * the count is taken with a compare-and-swap, a waiter sleeps on the wait
- * queue until it gets a unit, up() wakes one waiter.
+ * queue until it gets a unit; up() hands its unit to the first waiter.
  */
 #include <errno.h>
 
@@ -65,6 +65,10 @@ int down_timeout(struct semaphore *sem, long timeout)
 
 void up(struct semaphore *sem)
 {
+	/* As the kernel's: a waiter gets the unit, first come first served. */
+	if (pk_lock_has_waiters(&sem->wait) &&
+	    pk_lock_handoff(&sem->wait, false, NULL, sem))
+		return;
 	__atomic_add_fetch(&sem->count, 1, __ATOMIC_RELEASE);
 	if (pk_lock_has_waiters(&sem->wait))
 		pk_lock_wake_one(&sem->wait);

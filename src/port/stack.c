@@ -16,11 +16,17 @@
  * is freed gives its memory back (MADV_DONTNEED, which keeps the markers;
  * not per slot: each is a TLB shootdown on every CPU the process runs on).
  * Regions stay for reuse.
+ *
+ * PREEMPT_STACK_GUARD=mprotect asks for the mprotect()ed guards even where
+ * the host has markers: an emulator such as qemu-user tracks guest page
+ * protections itself and never sees a marker, so there an overflow would
+ * not fault.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -99,10 +105,23 @@ static void pool_unlock(unsigned long flags)
 	local_irq_restore(flags);
 }
 
+static int guard_markers_wanted(void)
+{
+	const char *env = getenv("PREEMPT_STACK_GUARD");
+
+	return env && !strcmp(env, "mprotect") ? -1 : 0;
+}
+
 /* Make the page at @addr fault, without splitting its mapping if we can. */
 static int guard_page(void *addr)
 {
 	int markers = __atomic_load_n(&pool.guard_markers, __ATOMIC_RELAXED);
+
+	if (!markers) {
+		markers = guard_markers_wanted();
+		__atomic_store_n(&pool.guard_markers, markers,
+				 __ATOMIC_RELAXED);
+	}
 
 	if (markers >= 0) {
 		if (!madvise(addr, page_size(), MADV_GUARD_INSTALL)) {

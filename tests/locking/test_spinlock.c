@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <preempt/bit_spinlock.h>
+#include <preempt/interrupt.h>
 #include <preempt/local_lock.h>
 #include <preempt/seqlock.h>
 #include <preempt/sched.h>
@@ -96,7 +97,7 @@ static void trylock_fails_on_a_held_lock(void **state)
 	spin_unlock(&lock);
 }
 
-#define ROUNDS 200000
+#define ROUNDS 30000
 static long shared;
 
 static void *hammer(void *arg)
@@ -414,6 +415,62 @@ static void lock_held_at_exit_is_reported(void **state)
 }
 
 /*
+ * A handler that takes a spinlock on an idle vCPU: the lock's reference
+ * is on the idle task, which must survive it (it lives in the runqueue).
+ */
+#define IDLE_LOCK_LINE 20
+#define IDLE_LOCK_RAISES 200
+static DEFINE_SPINLOCK(idle_lock);
+static int idle_lock_handled;
+
+static irqreturn_t idle_lock_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	spin_lock(&idle_lock);
+	idle_lock_handled++;
+	spin_unlock(&idle_lock);
+	return IRQ_HANDLED;
+}
+
+static int idle_lock_task(void *arg)
+{
+	(void)arg;
+	return 7;
+}
+
+static void spinlock_in_hardirq_on_an_idle_cpu(void **state)
+{
+	long end;
+
+	(void)state;
+	idle_lock_handled = 0;
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(request_irq(IDLE_LOCK_LINE, idle_lock_handler, 0,
+				     "idle-lock", NULL),
+			 0);
+	/* One at a time, each handled before the next: seconds of margin
+	 * for what takes microseconds. */
+	end = now_ms() + 20000;
+	for (int i = 1; i <= IDLE_LOCK_RAISES; i++) {
+		assert_int_equal(irq_raise(IDLE_LOCK_LINE, 1), 0);
+		while (__atomic_load_n(&idle_lock_handled, __ATOMIC_ACQUIRE) <
+		       i) {
+			if (now_ms() > end)
+				fail_msg("raise %d of %d never handled", i,
+					 IDLE_LOCK_RAISES);
+			sched_yield();
+		}
+	}
+	free_irq(IDLE_LOCK_LINE, NULL);
+	/* The idle task's memory intact: the CPU still schedules. */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(kthread_stop(kthread_run(idle_lock_task, NULL,
+							  "after/%d", i)),
+				 7);
+}
+
+/*
  * The owner exited and was stopped (its last reference gone but the
  * lock's): the report still names it, from memory that is still its.
  */
@@ -454,6 +511,7 @@ int main(void)
 		pk_only_if(CONFIG_DEBUG_SPINLOCK, T(unlock_misuse_is_reported)),
 		pk_only_if(CONFIG_DEBUG_SPINLOCK, T(wrong_owner_is_reported)),
 		T(bit_spinlocks),
+		T(spinlock_in_hardirq_on_an_idle_cpu),
 		T(local_locks_non_rt),
 		T(seqcount_writers_must_not_be_preemptible),
 		T(rt_spinlocks_sleep_and_keep_the_count),
