@@ -324,7 +324,9 @@ static void reader_preempted_during_gp_blocks_it(void **state)
 	assert_int_equal(__atomic_load_n(&res.done, __ATOMIC_SEQ_CST), 0);
 	wake_up_process(s); /* its time slices preempt the reader */
 	deadline = now_ms() + 10000;
-	while (pk_rcu_stats().blocked_tasks == blocked0) {
+	/* On the blocked list (a kthread may have preempted it earlier). */
+	while (pk_rcu_stats().blocked_tasks == blocked0 &&
+	       !__atomic_load_n(&r->pk_rcu_blocked, __ATOMIC_SEQ_CST)) {
 		if (now_ms() > deadline)
 			fail_msg("the reader was never preempted in its "
 				 "section");
