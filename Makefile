@@ -7,7 +7,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak format clean kernel-check
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check
 
 all: build
 
@@ -59,6 +59,12 @@ soak: build
 	@for t in soak_libc soak_libc_a soak_libc_static; do \
 		echo "== $$t"; $(BUILD)/tests/$$t $(SOAK_SECONDS) || exit 1; \
 	done
+
+# The rcutorture-style test (tests/rcu/test_rcu_torture.c), long: RCU in
+# every model and SRCU in three, TORTURE_SECONDS each (8 runs: ~10 min).
+TORTURE_SECONDS ?= 75
+torture: build
+	@RCU_TORTURE_SECONDS=$(TORTURE_SECONDS) $(BUILD)/tests/test_rcu_torture
 
 # Deliberate breakages (tests/mutants/mutants.txt), each applied alone to a
 # scratch copy in build-mutants/; every one must make its tests fail.

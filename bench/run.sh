@@ -226,3 +226,15 @@ bench_need "$trace_bin"
 	done
 } 2>&1 | tee "$trace_out"
 echo "(written to $trace_out)"
+
+# RCU beside liburcu (bench/rcu_bench.c), when liburcu was found.
+rcu_bin="$build/bench/bench_rcu"
+rcu_out="$build/bench-rcu.txt"
+if [ -x "$rcu_bin" ]; then
+	{
+		bench_machine
+		bench_date
+		"$rcu_bin" "${BENCH_RCU_ITERS:-50000000}"
+	} 2>&1 | tee "$rcu_out"
+	echo "(written to $rcu_out)"
+fi

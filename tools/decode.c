@@ -1028,8 +1028,46 @@ static void chomp(char *line)
 		line[--n] = '\0';
 }
 
+/*
+ * might_sleep()'s RCU line under PREEMPT_RCU (__might_resched()): the
+ * reader depth lives in the task, not in the word, so it is explained
+ * rather than decoded.
+ */
+#define RCU_DEPTH_RE "RCU nest depth: ([0-9]+), expected: ([0-9]+)"
+
+static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
+			       const struct opts *o)
+{
+	long depth = strtol(lg->line + m[1].rm_so, NULL, 10);
+	long expected = strtol(lg->line + m[2].rm_so, NULL, 10);
+
+	if (o->json) {
+		printf("{\"source\":");
+		json_str(lg->name, strlen(lg->name));
+		printf(",\"line\":%lu,\"match\":", lg->lineno);
+		json_str(lg->line + m[0].rm_so,
+			 (size_t)(m[0].rm_eo - m[0].rm_so));
+		printf(",\"role\":\"rcu_nest_depth\",\"depth\":%ld,"
+		       "\"expected\":%ld}\n",
+		       depth, expected);
+		return;
+	}
+	printf("    => RCU nest depth %ld (expected %ld): ", depth, expected);
+	if (depth > expected)
+		printf("%ld rcu_read_lock() section%s more than the caller "
+		       "allows; PREEMPT_RCU counts readers in the task, not in "
+		       "preempt_count, so only this line shows it\n",
+		       depth - expected, depth - expected > 1 ? "s" : "");
+	else
+		printf("the RCU depth is as expected; the count or irqs are "
+		       "the problem\n");
+}
+
 static int read_log(FILE *f, struct log *lg, const struct opts *o)
 {
+	regex_t rcu_re;
+	regmatch_t rcu_m[3];
+	bool have_rcu = !regcomp(&rcu_re, RCU_DEPTH_RE, REG_EXTENDED);
 	char *line = NULL;
 	size_t cap = 0;
 	int impossible = 0;
@@ -1042,7 +1080,11 @@ static int read_log(FILE *f, struct log *lg, const struct opts *o)
 			printf("%s\n", line);
 		if (match_line(lg))
 			impossible |= annotate_line(lg, o);
+		else if (have_rcu && !regexec(&rcu_re, line, 3, rcu_m, 0))
+			annotate_rcu_depth(lg, rcu_m, o);
 	}
+	if (have_rcu)
+		regfree(&rcu_re);
 	free(line);
 	if (ferror(f))
 		return cli_usage_error("decode", "reading '%s': %s", lg->name,

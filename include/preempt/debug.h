@@ -69,6 +69,27 @@ extern __thread int pk_migrate_disable_count
 extern __thread unsigned long pk_preempt_disable_ip
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * RCU's per-task reader state, kept here (below the rcu layer) because
+ * might_sleep() prints it: the rcu_read_lock() nesting of the running task
+ * (saved and loaded at context switch), and whether the machine runs
+ * PREEMPT_RCU, where that nesting is rcu_preempt_depth().
+ */
+extern __thread int pk_rcu_nesting __attribute__((tls_model("initial-exec")));
+extern int pk_rcu_preempt_flavour;
+
+/* __might_resched()'s @offsets: preempt count below, RCU depth above. */
+#define MIGHT_RESCHED_RCU_SHIFT 8
+#define MIGHT_RESCHED_PREEMPT_MASK ((1U << MIGHT_RESCHED_RCU_SHIFT) - 1)
+
+/* rcu_preempt_depth(), for the layers below the rcu layer. */
+static inline int pk_rcu_preempt_depth(void)
+{
+	return __atomic_load_n(&pk_rcu_preempt_flavour, __ATOMIC_RELAXED)
+		       ? pk_task_tls(pk_rcu_nesting)
+		       : 0;
+}
+
 /** non_block_start() - sleeping is forbidden until non_block_end(). */
 #define non_block_start() (pk_task_tls(pk_non_block_count)++)
 /** non_block_end() - end a non_block_start() section. */
@@ -89,6 +110,8 @@ enum pk_report_kind {
 	PK_REPORT_SCHED_ATOMIC,	 /* scheduling while atomic */
 	PK_REPORT_IRQ,		 /* interrupt handler leaked count */
 	PK_REPORT_SOFTIRQ,	 /* softirq handler leaked count */
+	PK_REPORT_RCU,		 /* suspicious RCU usage (lockdep-RCU) */
+	PK_REPORT_RCU_STALL,	 /* RCU CPU stall warning */
 	PK_REPORT_NR,
 };
 

@@ -99,4 +99,11 @@ static inline struct task_struct *rt_mutex_owner(struct rt_mutex *lock)
 				      ~1UL);
 }
 
+/*
+ * pk_rt_mutex_lock_rtlock() - rt_mutex_lock() for PREEMPT_RT's spinlock_t
+ * and rwlock_t: the sleep check allows the caller's RCU read-side depth,
+ * as the kernel's rtlock_might_resched() does.  Task context.
+ */
+void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock);
+
 #endif /* PREEMPT_RTMUTEX_H */

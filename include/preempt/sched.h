@@ -109,6 +109,13 @@ struct task_struct {
 		pk_stack_top;	/* its entry's frame: where its code starts */
 	uint64_t pk_sigpending; /* bit sig-1: signal sig sent, not flushed */
 	void *pk_worker;	/* the workqueue worker this task is, if any */
+	/* RCU (src/rcu): the reader state while switched out, and its place
+	 * on the blocked-readers list of PREEMPT_RCU. */
+	int rcu_read_lock_nesting;
+	int pk_rcu_special;
+	int pk_rcu_blocked; /* PK_RCU_BLOCKED_* under the rcu state lock */
+	int pk_rcu_boosted;
+	struct list_head pk_rcu_node;
 };
 
 /**

@@ -13,3 +13,8 @@ __thread unsigned long pk_preempt_disable_ip;
 __thread int pk_non_block_count;
 __thread int pk_migrate_disable_count;
 __thread unsigned int pk_softirq_disable_cnt;
+/* RCU's per-task reader state (see <preempt/rcupdate.h>). */
+__thread int pk_rcu_nesting;
+__thread int pk_rcu_special;
+__thread int pk_rcu_thread_mode;
+int pk_rcu_preempt_flavour;

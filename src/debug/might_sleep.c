@@ -36,7 +36,8 @@ static void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf)
 }
 
 static __report void pk_splat_might_resched(const char *file, int line,
-					    int expected)
+					    int expected,
+					    unsigned int rcu_expected)
 {
 	struct pk_rbuf buf = {0};
 	char comm[16];
@@ -52,6 +53,9 @@ static __report void pk_splat_might_resched(const char *file, int line,
 		       pk_current_pid(), pk_current_comm(comm));
 	pk_rbuf_printf(&buf, "preempt_count: %x, expected: %x\n",
 		       preempt_count(), expected);
+	if (__atomic_load_n(&pk_rcu_preempt_flavour, __ATOMIC_RELAXED))
+		pk_rbuf_printf(&buf, "RCU nest depth: %d, expected: %u\n",
+			       pk_rcu_preempt_depth(), rcu_expected);
 	pk_splat_irqs_disabled_ip(&buf);
 	pk_splat_preempt_disable_ip(&buf, expected);
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
@@ -63,16 +67,19 @@ static __report void pk_splat_might_resched(const char *file, int line,
 
 void __might_resched(const char *file, int line, unsigned int offsets)
 {
-	int expected = (int)(offsets & PREEMPT_MASK);
+	int expected = (int)(offsets & MIGHT_RESCHED_PREEMPT_MASK);
+	unsigned int rcu_expected = offsets >> MIGHT_RESCHED_RCU_SHIFT;
 
+	/* Under PREEMPT_RCU a reader is not in the count: check its depth. */
 	if (likely(preempt_count() == expected && !irqs_disabled() &&
-		   !pk_non_block_count)) {
+		   !pk_non_block_count &&
+		   pk_rcu_preempt_depth() == (int)rcu_expected)) {
 		/* A sleeping point is task context: the console's too. */
 		pk_report_flush_point();
 		return;
 	}
 	if (pk_ratelimit_ok(PK_REPORT_MIGHT_SLEEP))
-		pk_splat_might_resched(file, line, expected);
+		pk_splat_might_resched(file, line, expected, rcu_expected);
 }
 
 void __might_sleep(const char *file, int line)

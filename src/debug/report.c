@@ -35,6 +35,8 @@ static const char *const kind_names[PK_REPORT_NR] = {
 	[PK_REPORT_SCHED_ATOMIC] = "sched_atomic",
 	[PK_REPORT_IRQ] = "irq",
 	[PK_REPORT_SOFTIRQ] = "softirq",
+	[PK_REPORT_RCU] = "rcu",
+	[PK_REPORT_RCU_STALL] = "rcu_stall",
 };
 
 const char *pk_report_kind_str(enum pk_report_kind kind)

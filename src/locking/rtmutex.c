@@ -340,11 +340,10 @@ static bool rt_mutex_cmpxchg_acquire(struct rt_mutex *lock,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-void rt_mutex_lock(struct rt_mutex *lock)
+static void rt_mutex_lock_common(struct rt_mutex *lock)
 {
 	struct task_struct *me = current;
 
-	might_sleep();
 	if (likely(rt_mutex_cmpxchg_acquire(lock, me)))
 		return;
 	if (unlikely(rt_mutex_owner(lock) == me)) {
@@ -356,6 +355,24 @@ void rt_mutex_lock(struct rt_mutex *lock)
 		return;
 	}
 	rt_mutex_lock_slow(lock, me);
+}
+
+void rt_mutex_lock(struct rt_mutex *lock)
+{
+	might_sleep();
+	rt_mutex_lock_common(lock);
+}
+
+void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock)
+{
+	/* PREEMPT_RT's spinlock_t is allowed inside an RCU reader. */
+#if CONFIG_DEBUG_ATOMIC_SLEEP
+	__might_resched(__FILE__, __LINE__,
+			(unsigned int)pk_rcu_preempt_depth()
+				<< MIGHT_RESCHED_RCU_SHIFT);
+#endif
+	might_resched();
+	rt_mutex_lock_common(lock);
 }
 
 int rt_mutex_trylock(struct rt_mutex *lock)

@@ -207,7 +207,7 @@ static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
 	}
 	if (sleep) {
 		migrate_disable();
-		rt_mutex_lock(rtm);
+		pk_rt_mutex_lock_rtlock(rtm);
 	} else {
 		/* In an interrupt handler: the kernel's report, then spin. */
 		might_sleep();
@@ -383,7 +383,7 @@ static bool rw_rtm_lock(rwlock_t *lock)
 
 	if (sleep) {
 		migrate_disable();
-		rt_mutex_lock(&lock->rtm);
+		pk_rt_mutex_lock_rtlock(&lock->rtm);
 	} else {
 		might_sleep(); /* in an interrupt handler: the kernel's report
 				*/

@@ -42,6 +42,7 @@
 
 __thread struct rq *pk_this_rq;
 __thread struct task_struct *pk_current;
+const struct pk_rcu_sched_hooks *pk_rcu_hooks;
 
 /*
  * Without a machine, and on threads that are no vCPU: the thread's own
@@ -529,6 +530,8 @@ void schedule(void)
 		worker_sleeping(p);
 		preempt_enable_no_resched();
 	}
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->voluntary();
 	schedule_common(false);
 	if (worker)
 		worker_running(p);
@@ -567,6 +570,8 @@ int _cond_resched(void)
 	/* full, lazy and rt preempt by themselves: cond_resched() is empty. */
 	if (preempt_model_preemptible())
 		return 0;
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->qs();
 	if (!should_resched(0))
 		return 0;
 	preempt_schedule_common(PK_RESCHED_COND_RESCHED);
@@ -868,6 +873,8 @@ void pk_sched_tick(struct rq *rq)
 
 	if (pk_timers_due(rq))
 		raise_timer_softirq(TIMER_SOFTIRQ);
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->tick();
 	if (__atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE))
 		kick_idle_cpu(rq);
 	pk_raw_lock(&rq->lock);

@@ -715,6 +715,8 @@ int machine_boot(const struct machine_config *cfg)
 				    : preempt_model_rt();
 	set_rt_running(rt);
 	configure(cfg);
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->boot(false);
 	n = nr_cpus;
 	boot_ns = pk_now_ns();
 	jiffies_64 = 0; /* no tick runs yet */
@@ -746,6 +748,8 @@ int machine_boot(const struct machine_config *cfg)
 	pk_irq_threads_start(); /* only now can threads run anywhere */
 	pk_irq_work_online(true);
 	pk_workqueue_init();
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->boot(true);
 	if (pk_machine_boot_hook)
 		pk_machine_boot_hook();
 	return 0;
@@ -806,7 +810,9 @@ void machine_shutdown(void)
 		if (busy)
 			usleep(1000);
 	} while (busy);
-	pk_workqueue_exit();   /* its idle workers, after their last items */
+	pk_workqueue_exit(); /* its idle workers, after their last items */
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->shutdown(); /* its callbacks, then its kthreads */
 	pk_irq_threads_stop(); /* of lines still requested */
 	for (int i = 0; i < nr_cpus; i++) {
 		stop_ktimers(i);

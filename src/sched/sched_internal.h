@@ -159,5 +159,23 @@ void pk_workqueue_init(void);
 void pk_workqueue_exit(void);
 /* smp.c: the call-function IPI, in hardirq context on the target. */
 void pk_smp_call_ipi(void);
+/*
+ * Installed by the rcu layer (src/rcu/tree.c), which sits above the
+ * scheduler: where quiescent states happen and when its kthreads start.
+ * @boot: in machine_boot(), @started false once the model is configured
+ *        (the flavour is chosen then), true once kthreads can run
+ * @shutdown: in machine_shutdown(), once the tasks are gone, vCPUs still up
+ * @tick: in pk_sched_tick(), the tick's hardirq
+ * @voluntary: in schedule(), task context, before the switch
+ * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs())
+ */
+struct pk_rcu_sched_hooks {
+	void (*boot)(bool started);
+	void (*shutdown)(void);
+	void (*tick)(void);
+	void (*voluntary)(void);
+	void (*qs)(void);
+};
+extern const struct pk_rcu_sched_hooks *pk_rcu_hooks;
 
 #endif /* PK_SCHED_INTERNAL_H */

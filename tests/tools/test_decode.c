@@ -508,6 +508,28 @@ static void check_annotated_log(void)
 	assert_string_equal(res.err, "");
 }
 
+/* might_sleep()'s RCU line (PREEMPT_RCU) is explained, not decoded. */
+static void rcu_nest_depth_line_is_annotated(void **state)
+{
+	char path[] = "/tmp/test_decode_rcu.XXXXXX";
+
+	(void)state;
+	write_temp("preempt_count: 0, expected: 0\n"
+		   "RCU nest depth: 1, expected: 0\n",
+		   path);
+	assert_int_equal(TOOL(NULL, path), 0);
+	if (!strstr(res.out, "RCU nest depth: 1, expected: 0\n"
+			     "    => RCU nest depth 1 (expected 0): 1 "
+			     "rcu_read_lock() section more than the caller "
+			     "allows;"))
+		fail_msg("no RCU annotation in:\n%s", res.out);
+	assert_int_equal(TOOL(NULL, "--json", path), 0);
+	if (!strstr(res.out, "\"role\":\"rcu_nest_depth\",\"depth\":1,"
+			     "\"expected\":0}"))
+		fail_msg("no RCU JSON in:\n%s", res.out);
+	unlink(path);
+}
+
 static void log_from_a_file(void **state)
 {
 	char path[] = "/tmp/test_decode_log.XXXXXX";
@@ -626,6 +648,7 @@ int main(void)
 		cmocka_unit_test(help_goes_to_stdout),
 		cmocka_unit_test(json_has_every_key),
 		cmocka_unit_test(log_from_a_file),
+		cmocka_unit_test(rcu_nest_depth_line_is_annotated),
 		cmocka_unit_test(log_from_stdin),
 		cmocka_unit_test(log_as_json_lines),
 		cmocka_unit_test(log_flags_impossible_values),

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PK_BENCH_RCU_URCU_H
+#define PK_BENCH_RCU_URCU_H
+
+/*
+ * liburcu's side of bench/rcu_bench.c, one file per flavour (urcu-memb,
+ * urcu-qsbr): their headers map the same rcu_* names, so neither may see
+ * the other, nor <preempt/rcupdate.h>.
+ */
+
+/* ns per read-side lock+unlock pair on this thread. */
+double urcu_memb_read_pair_ns(long iters);
+double urcu_qsbr_read_pair_ns(long iters);
+/* µs per synchronize_rcu(), with @busy reader threads looping. */
+double urcu_memb_sync_us(int rounds, int busy);
+double urcu_qsbr_sync_us(int rounds, int busy);
+/* call_rcu() per second, @n callbacks then rcu_barrier(). */
+double urcu_memb_call_rate(long n);
+double urcu_qsbr_call_rate(long n);
+
+#endif /* PK_BENCH_RCU_URCU_H */

@@ -1,0 +1,737 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RCU's updater and reader APIs in every model and both flavours, from
+ * tasks, threads that are not vCPUs, softirq and hardirq.  A grace period
+ * that ends while a reader that began before it is still inside is the
+ * failure every test here looks for (rcu_helpers.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <preempt/interrupt.h>
+#include <preempt/rcupdate.h>
+#include <preempt/sched.h>
+#include <preempt/slab.h>
+
+#include "rcu_helpers.h"
+
+#define LINE 33 /* the test's interrupt line */
+
+struct variant {
+	enum preempt_model model;
+	enum pk_rcu_flavour flavour;
+	int cpus;
+};
+
+static const struct variant v_none = {PREEMPT_MODEL_NONE, PK_RCU_FLAVOUR_AUTO,
+				      2};
+static const struct variant v_vol = {PREEMPT_MODEL_VOLUNTARY,
+				     PK_RCU_FLAVOUR_AUTO, 2};
+static const struct variant v_full = {PREEMPT_MODEL_FULL, PK_RCU_FLAVOUR_AUTO,
+				      2};
+static const struct variant v_lazy = {PREEMPT_MODEL_LAZY, PK_RCU_FLAVOUR_AUTO,
+				      2};
+static const struct variant v_rt = {PREEMPT_MODEL_RT, PK_RCU_FLAVOUR_AUTO, 2};
+static const struct variant v_none_preempt = {PREEMPT_MODEL_NONE,
+					      PK_RCU_FLAVOUR_PREEMPT, 2};
+
+static void boot_variant(const struct variant *v)
+{
+	assert_int_equal(pk_rcu_set_boot_flavour(v->flavour), 0);
+	pk_boot_online(v->cpus, v->model);
+}
+
+static bool expect_preempt_flavour(const struct variant *v)
+{
+	return v->flavour == PK_RCU_FLAVOUR_PREEMPT ||
+	       (v->flavour == PK_RCU_FLAVOUR_AUTO &&
+		v->model != PREEMPT_MODEL_NONE &&
+		v->model != PREEMPT_MODEL_VOLUNTARY);
+}
+
+static int teardown(void **state)
+{
+	return rcu_test_teardown(state);
+}
+
+/* ---- what a reader looks like in each flavour ---- */
+
+struct reader_view {
+	int in_atomic, depth, held, preemptible_flavour;
+};
+
+static int view_task(void *arg)
+{
+	struct reader_view *rv = arg;
+
+	rcu_read_lock();
+	rcu_read_lock();
+	rv->in_atomic = in_atomic();
+	rv->depth = rcu_preempt_depth();
+	rv->held = rcu_read_lock_held();
+	rv->preemptible_flavour = pk_rcu_preemptible();
+	rcu_read_unlock();
+	rcu_read_unlock();
+	return rcu_read_lock_held() || rcu_preempt_depth() || in_atomic();
+}
+
+static void reader_context_per_flavour(void **state)
+{
+	const struct variant *v = *state;
+	struct reader_view rv = {0};
+	struct task_struct *k;
+
+	boot_variant(v);
+	k = kthread_run(view_task, &rv, "view");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(rv.held, 1);
+	assert_int_equal(rv.preemptible_flavour, expect_preempt_flavour(v));
+	if (expect_preempt_flavour(v)) {
+		/* PREEMPT_RCU: the task's own nesting, not the count. */
+		assert_int_equal(rv.in_atomic, 0);
+		assert_int_equal(rv.depth, 2);
+	} else {
+		assert_int_equal(rv.in_atomic, 1);
+		assert_int_equal(rv.depth, 0);
+	}
+	assert_int_equal(captured.nr, 0);
+}
+
+/* The flavour is the boot's: a run-time model switch keeps it. */
+static void flavour_kept_across_model_switch(void **state)
+{
+	struct reader_view rv = {0};
+	struct task_struct *k;
+
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_NONE);
+	assert_false(pk_rcu_preemptible());
+	assert_int_equal(preempt_model_set(PREEMPT_MODEL_FULL), 0);
+	k = kthread_run(view_task, &rv, "view");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(rv.preemptible_flavour, 0);
+	assert_int_equal(rv.in_atomic, 1);
+	synchronize_rcu();
+	machine_shutdown();
+	/* The next boot decides again, from its own model. */
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
+	assert_true(pk_rcu_preemptible());
+	assert_int_equal(pk_rcu_set_boot_flavour(PK_RCU_FLAVOUR_SCHED), -EBUSY);
+}
+
+/* ---- synchronize_rcu() waits for readers ---- */
+
+struct sync_result {
+	struct hold *h;
+	int done;
+	int left_at_end; /* the reader's ->left when the grace period ended */
+	void (*sync)(void);
+};
+
+static void *sync_thread(void *arg)
+{
+	struct sync_result *r = arg;
+
+	r->sync();
+	r->left_at_end = __atomic_load_n(&r->h->left, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static int sync_task(void *arg)
+{
+	sync_thread(arg);
+	return 0;
+}
+
+/*
+ * A reader holds; an updater (a thread, or a task) waits for a grace
+ * period; the reader leaves only after 30 ms.  The updater must see it
+ * gone.
+ */
+static void check_gp_waits(struct hold *h, void (*sync)(void),
+			   bool sync_in_task)
+{
+	struct sync_result r = {.h = h, .sync = sync};
+	struct task_struct *k = NULL;
+	pthread_t t;
+
+	wait_flag(&h->entered);
+	if (sync_in_task) {
+		k = kthread_run(sync_task, &r, "sync");
+		assert_non_null(k);
+	} else {
+		assert_int_equal(pthread_create(&t, NULL, sync_thread, &r), 0);
+	}
+	usleep(30000);
+	assert_int_equal(__atomic_load_n(&r.done, __ATOMIC_SEQ_CST), 0);
+	__atomic_store_n(&h->release, 1, __ATOMIC_SEQ_CST);
+	if (sync_in_task)
+		assert_int_equal(kthread_stop(k), 0);
+	else
+		pthread_join(t, NULL);
+	assert_int_equal(r.left_at_end, 1);
+}
+
+static void gp_waits_for_task_reader(void **state, enum reader_kind kind,
+				     void (*sync)(void))
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = kind};
+	struct task_struct *k;
+
+	boot_variant(v);
+	k = kthread_run(hold_task, &h, "reader");
+	assert_non_null(k);
+	check_gp_waits(&h, sync, false);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+static void synchronize_rcu_waits_for_reader(void **state)
+{
+	gp_waits_for_task_reader(state, READER_RCU, synchronize_rcu);
+}
+
+static void synchronize_rcu_waits_for_bh_reader(void **state)
+{
+	gp_waits_for_task_reader(state, READER_BH, synchronize_rcu);
+}
+
+static void synchronize_rcu_waits_for_sched_reader(void **state)
+{
+	gp_waits_for_task_reader(state, READER_SCHED, synchronize_rcu);
+}
+
+static void expedited_waits_for_reader(void **state)
+{
+	gp_waits_for_task_reader(state, READER_RCU, synchronize_rcu_expedited);
+}
+
+/* A reader on a thread that is not a vCPU, an updater task. */
+static void synchronize_rcu_waits_for_host_thread_reader(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU, .host = 1};
+	pthread_t t;
+
+	boot_variant(v);
+	assert_int_equal(pthread_create(&t, NULL, hold_thread, &h), 0);
+	check_gp_waits(&h, synchronize_rcu, true);
+	pthread_join(t, NULL);
+}
+
+static void expedited_waits_for_host_thread_reader(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU, .host = 1};
+	pthread_t t;
+
+	boot_variant(v);
+	assert_int_equal(pthread_create(&t, NULL, hold_thread, &h), 0);
+	check_gp_waits(&h, synchronize_rcu_expedited, true);
+	pthread_join(t, NULL);
+}
+
+/* Without a machine: threads only, the caller drives the grace period. */
+static void synchronize_rcu_without_machine(void **state)
+{
+	struct hold h = {.kind = READER_RCU, .host = 1};
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, hold_thread, &h), 0);
+	check_gp_waits(&h, synchronize_rcu, false);
+	pthread_join(t, NULL);
+}
+
+/* ---- PREEMPT_RCU: a reader preempted inside its section ---- */
+
+static int spin_task(void *arg)
+{
+	int *stop = arg;
+
+	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	return 0;
+}
+
+static void preempted_reader_blocks_gp(void **state)
+{
+	const struct variant *v = *state;
+	struct variant one = *v;
+	struct hold h = {.kind = READER_RCU};
+	struct task_struct *r, *s;
+	unsigned long blocked0;
+	int stop = 0;
+	long deadline;
+
+	one.cpus = 1; /* the reader and a spinner share it: time slices */
+	boot_variant(&one);
+	blocked0 = pk_rcu_stats().blocked_tasks;
+	r = kthread_run(hold_task, &h, "reader");
+	s = kthread_run(spin_task, &stop, "spinner");
+	assert_non_null(r);
+	assert_non_null(s);
+	wait_flag(&h.entered);
+	/* The spinner's slice preempts the reader inside its section. */
+	deadline = now_ms() + 10000;
+	while (pk_rcu_stats().blocked_tasks == blocked0) {
+		if (now_ms() > deadline)
+			fail_msg("the reader was never preempted in its "
+				 "section");
+		usleep(1000);
+	}
+	check_gp_waits(&h, synchronize_rcu, false);
+	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+/*
+ * The other order: the grace period starts while the reader runs, and
+ * only then is the reader preempted -- on a CPU that still owes the
+ * grace period a quiescent state, so the preempted reader must hold it.
+ */
+static void reader_preempted_during_gp_blocks_it(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+	struct sync_result res = {.h = &h, .sync = synchronize_rcu};
+	struct task_struct *r, *s;
+	unsigned long blocked0;
+	int stop = 0;
+	long deadline;
+	pthread_t t;
+
+	boot_variant(v);
+	r = kthread_create(hold_task, &h, "reader");
+	s = kthread_create(spin_task, &stop, "spinner");
+	assert_non_null(r);
+	assert_non_null(s);
+	kthread_bind(r, 0);
+	kthread_bind(s, 0);
+	wake_up_process(r);
+	wait_flag(&h.entered);
+	blocked0 = pk_rcu_stats().blocked_tasks;
+	assert_int_equal(pthread_create(&t, NULL, sync_thread, &res), 0);
+	usleep(20000); /* the grace period runs, held by the reader */
+	assert_int_equal(__atomic_load_n(&res.done, __ATOMIC_SEQ_CST), 0);
+	wake_up_process(s); /* its time slices preempt the reader */
+	deadline = now_ms() + 10000;
+	/* On the blocked list (a kthread may have preempted it earlier). */
+	while (pk_rcu_stats().blocked_tasks == blocked0 &&
+	       !__atomic_load_n(&r->pk_rcu_blocked, __ATOMIC_SEQ_CST)) {
+		if (now_ms() > deadline)
+			fail_msg("the reader was never preempted in its "
+				 "section");
+		usleep(1000);
+	}
+	usleep(30000);
+	assert_int_equal(__atomic_load_n(&res.done, __ATOMIC_SEQ_CST), 0);
+	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	assert_int_equal(res.left_at_end, 1);
+	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
+/* ---- callbacks ---- */
+
+struct cb_probe {
+	struct rcu_head rh;
+	struct hold *h;
+	int ran;
+	int left_at_run;
+	int in_softirq;
+	int in_rcuc;
+	int queued;
+};
+
+static void probe_cb(struct rcu_head *rh)
+{
+	struct cb_probe *p = (struct cb_probe *)rh;
+
+	p->left_at_run = __atomic_load_n(&p->h->left, __ATOMIC_SEQ_CST);
+	p->in_softirq = in_serving_softirq() != 0;
+	p->in_rcuc = !strncmp(current->comm, "rcuc", 4);
+	__atomic_store_n(&p->ran, 1, __ATOMIC_SEQ_CST);
+}
+
+enum queue_from { FROM_TASK, FROM_THREAD, FROM_HARDIRQ, FROM_SOFTIRQ };
+
+static struct cb_probe *irq_probe;
+static struct tasklet_struct probe_tasklet;
+
+static void queue_probe(struct cb_probe *p)
+{
+	call_rcu(&p->rh, probe_cb);
+	__atomic_store_n(&p->queued, 1, __ATOMIC_SEQ_CST);
+}
+
+static irqreturn_t queue_in_hardirq(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (in_hardirq())
+		queue_probe(irq_probe);
+	return IRQ_HANDLED;
+}
+
+static void queue_in_tasklet(struct tasklet_struct *t)
+{
+	(void)t;
+	if (in_serving_softirq())
+		queue_probe(irq_probe);
+}
+
+/* The tasklet is scheduled by a hardirq, so a vCPU runs it. */
+static irqreturn_t schedule_probe_tasklet(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	tasklet_schedule(&probe_tasklet);
+	return IRQ_HANDLED;
+}
+
+static int queue_task(void *arg)
+{
+	queue_probe(arg);
+	return 0;
+}
+
+static void call_rcu_from(void **state, enum queue_from from)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+	struct cb_probe p = {.h = &h};
+	struct task_struct *r, *k;
+	unsigned long invoked0 = pk_rcu_stats().cbs_invoked;
+
+	boot_variant(v);
+	r = kthread_run(hold_task, &h, "reader");
+	assert_non_null(r);
+	wait_flag(&h.entered);
+	irq_probe = &p;
+	switch (from) {
+	case FROM_TASK:
+		k = kthread_run(queue_task, &p, "queue");
+		assert_non_null(k);
+		assert_int_equal(kthread_stop(k), 0);
+		break;
+	case FROM_THREAD:
+		queue_probe(&p);
+		break;
+	case FROM_HARDIRQ:
+		assert_int_equal(request_irq(LINE, queue_in_hardirq,
+					     IRQF_NO_THREAD, "q", &p),
+				 0);
+		assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(1)), 0);
+		break;
+	case FROM_SOFTIRQ:
+		tasklet_setup(&probe_tasklet, queue_in_tasklet);
+		assert_int_equal(request_irq(LINE, schedule_probe_tasklet,
+					     IRQF_NO_THREAD, "q", &p),
+				 0);
+		assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(1)), 0);
+		break;
+	}
+	wait_flag(&p.queued);
+	usleep(30000);
+	assert_int_equal(__atomic_load_n(&p.ran, __ATOMIC_SEQ_CST), 0);
+	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(r), 0);
+	rcu_barrier();
+	if (from == FROM_HARDIRQ || from == FROM_SOFTIRQ)
+		free_irq(LINE, &p);
+	if (from == FROM_SOFTIRQ)
+		tasklet_kill(&probe_tasklet);
+	assert_int_equal(p.ran, 1);
+	assert_int_equal(p.left_at_run, 1);
+	assert_true(pk_rcu_stats().cbs_invoked > invoked0);
+	if (from != FROM_THREAD) {
+		/* Queued on a vCPU: run by its softirq, or rcuc under rt. */
+		if (v->model == PREEMPT_MODEL_RT)
+			assert_int_equal(p.in_rcuc, 1);
+		else
+			assert_int_equal(p.in_softirq, 1);
+	}
+	assert_int_equal(captured.nr, 0);
+}
+
+static void call_rcu_from_task(void **state)
+{
+	call_rcu_from(state, FROM_TASK);
+}
+
+static void call_rcu_from_thread(void **state)
+{
+	call_rcu_from(state, FROM_THREAD);
+}
+
+static void call_rcu_from_hardirq(void **state)
+{
+	call_rcu_from(state, FROM_HARDIRQ);
+}
+
+static void call_rcu_from_softirq(void **state)
+{
+	call_rcu_from(state, FROM_SOFTIRQ);
+}
+
+/* ---- kfree_rcu, rcu_barrier ---- */
+
+struct kobj {
+	long payload[4];
+	struct rcu_head rh;
+};
+
+static int kfree_task(void *arg)
+{
+	int n = *(int *)arg;
+
+	for (int i = 0; i < n; i++) {
+		struct kobj *o = kmalloc(sizeof(*o), GFP_KERNEL);
+
+		if (!o)
+			return -1;
+		o->payload[0] = i;
+		kfree_rcu(o, rh);
+	}
+	kvfree_rcu_mightsleep(kmalloc(64, GFP_KERNEL));
+	return 0;
+}
+
+static void kfree_rcu_frees_after_gp(void **state)
+{
+	const struct variant *v = *state;
+	unsigned long invoked0 = pk_rcu_stats().cbs_invoked;
+	struct task_struct *k;
+	int n = 1000;
+
+	boot_variant(v);
+	k = kthread_run(kfree_task, &n, "kfree");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	rcu_barrier();
+	/* Every object freed (ASan would see a leak or a bad free). */
+	assert_true(pk_rcu_stats().cbs_invoked - invoked0 >= (unsigned long)n);
+	assert_int_equal(captured.nr, 0);
+}
+
+static int counted;
+static void count_cb(struct rcu_head *rh)
+{
+	__atomic_add_fetch(&counted, 1, __ATOMIC_SEQ_CST);
+	free(rh);
+}
+
+static int queue_many(void *arg)
+{
+	for (int i = 0; i < *(int *)arg; i++)
+		call_rcu(malloc(sizeof(struct rcu_head)), count_cb);
+	return 0;
+}
+
+static void rcu_barrier_waits_for_all_callbacks(void **state)
+{
+	const struct variant *v = *state;
+	struct task_struct *k[2];
+	int n = 500;
+
+	boot_variant(v);
+	counted = 0;
+	for (int i = 0; i < 2; i++) {
+		k[i] = kthread_run(queue_many, &n, "queue%d", i);
+		assert_non_null(k[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(kthread_stop(k[i]), 0);
+	queue_many(&n); /* and from this thread */
+	rcu_barrier();
+	assert_int_equal(__atomic_load_n(&counted, __ATOMIC_SEQ_CST), 3 * n);
+}
+
+/* ---- polled grace periods ---- */
+
+static void polled_grace_periods(void **state)
+{
+	const struct variant *v = *state;
+	unsigned long cookie, started;
+	long deadline;
+
+	boot_variant(v);
+	/* Not done at once is checked with a reader holding grace periods
+	 * (polled_gp_waits_for_reader): here others may run one any time. */
+	cookie = get_state_synchronize_rcu();
+	assert_true(
+		poll_state_synchronize_rcu(get_completed_synchronize_rcu()));
+	synchronize_rcu();
+	assert_true(poll_state_synchronize_rcu(cookie));
+	started = start_poll_synchronize_rcu();
+	deadline = now_ms() + 10000;
+	while (!poll_state_synchronize_rcu(started)) {
+		if (now_ms() > deadline)
+			fail_msg("start_poll_synchronize_rcu() never finished");
+		usleep(500);
+	}
+	cookie = get_state_synchronize_rcu();
+	cond_synchronize_rcu(cookie);
+	assert_true(poll_state_synchronize_rcu(cookie));
+	cond_synchronize_rcu(cookie); /* done: returns at once */
+}
+
+/* A cookie waits for readers as synchronize_rcu() does. */
+static void polled_gp_waits_for_reader(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+	struct task_struct *r;
+	unsigned long cookie;
+
+	boot_variant(v);
+	r = kthread_run(hold_task, &h, "reader");
+	assert_non_null(r);
+	wait_flag(&h.entered);
+	cookie = start_poll_synchronize_rcu();
+	usleep(30000);
+	assert_false(poll_state_synchronize_rcu(cookie));
+	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(r), 0);
+	cond_synchronize_rcu(cookie);
+	assert_true(poll_state_synchronize_rcu(cookie));
+}
+
+/* ---- pointers ---- */
+
+struct cfg {
+	int value;
+	struct rcu_head rh;
+};
+
+static struct cfg *__rcu current_cfg;
+
+static void pointer_publish_and_replace(void **state)
+{
+	struct cfg *a = kmalloc(sizeof(*a), GFP_KERNEL), *b, *old;
+
+	(void)state;
+	assert_non_null(a);
+	a->value = 1;
+	RCU_INIT_POINTER(current_cfg, NULL);
+	assert_null(rcu_access_pointer(current_cfg));
+	rcu_assign_pointer(current_cfg, a);
+	rcu_read_lock();
+	assert_int_equal(rcu_dereference(current_cfg)->value, 1);
+	rcu_read_unlock();
+	b = kmalloc(sizeof(*b), GFP_KERNEL);
+	assert_non_null(b);
+	b->value = 2;
+	old = rcu_replace_pointer(current_cfg, b, true);
+	assert_ptr_equal(old, a);
+	assert_int_equal(rcu_dereference_protected(current_cfg, 1)->value, 2);
+	assert_int_equal(rcu_dereference_raw(current_cfg)->value, 2);
+	rcu_read_lock_bh();
+	assert_int_equal(rcu_dereference_bh(current_cfg)->value, 2);
+	rcu_read_unlock_bh();
+	rcu_read_lock_sched();
+	assert_int_equal(rcu_dereference_sched(current_cfg)->value, 2);
+	rcu_read_unlock_sched();
+	kfree_rcu(old, rh);
+	synchronize_rcu();
+	rcu_barrier();
+	kfree(rcu_dereference_protected(current_cfg, 1));
+	assert_int_equal(captured.nr, 0);
+}
+
+/* ---- NMI ---- */
+
+static struct rcu_head nmi_head;
+static int nmi_cb_ran;
+
+static void nmi_cb(struct rcu_head *rh)
+{
+	(void)rh;
+	__atomic_store_n(&nmi_cb_ran, 1, __ATOMIC_SEQ_CST);
+}
+
+static irqreturn_t nmi_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (in_nmi())
+		call_rcu(&nmi_head, nmi_cb);
+	return IRQ_HANDLED;
+}
+
+static void call_rcu_from_nmi_is_reported(void **state)
+{
+	unsigned long nmi0 = pk_rcu_stats().nmi_call_rcu;
+	long deadline = now_ms() + 10000;
+
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(request_nmi(LINE, nmi_handler, 0, "nmi", &nmi_head),
+			 0);
+	assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(0)), 0);
+	while (pk_rcu_stats().nmi_call_rcu == nmi0 && now_ms() < deadline)
+		usleep(100);
+	free_nmi(LINE, &nmi_head);
+	rcu_barrier();
+	pk_report_flush();
+	assert_int_equal(nmi_cb_ran, 1);
+	assert_true(captured.nr >= 1);
+	assert_report_contains("call_rcu() from NMI");
+}
+
+#define T(fn, v)                                                               \
+	cmocka_unit_test_prestate_setup_teardown(fn, capture_setup, teardown,  \
+						 (void *)&(v))
+#define ALL(fn)                                                                \
+	T(fn, v_none), T(fn, v_vol), T(fn, v_full), T(fn, v_lazy),             \
+		T(fn, v_rt), T(fn, v_none_preempt)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		ALL(reader_context_per_flavour),
+		T(flavour_kept_across_model_switch, v_none),
+		ALL(synchronize_rcu_waits_for_reader),
+		ALL(synchronize_rcu_waits_for_bh_reader),
+		ALL(synchronize_rcu_waits_for_sched_reader),
+		ALL(expedited_waits_for_reader),
+		ALL(synchronize_rcu_waits_for_host_thread_reader),
+		ALL(expedited_waits_for_host_thread_reader),
+		T(synchronize_rcu_without_machine, v_full),
+		T(preempted_reader_blocks_gp, v_full),
+		T(preempted_reader_blocks_gp, v_lazy),
+		T(preempted_reader_blocks_gp, v_rt),
+		T(reader_preempted_during_gp_blocks_it, v_full),
+		T(reader_preempted_during_gp_blocks_it, v_lazy),
+		T(reader_preempted_during_gp_blocks_it, v_rt),
+		ALL(call_rcu_from_task),
+		ALL(call_rcu_from_thread),
+		ALL(call_rcu_from_hardirq),
+		ALL(call_rcu_from_softirq),
+		T(kfree_rcu_frees_after_gp, v_none),
+		T(kfree_rcu_frees_after_gp, v_rt),
+		T(rcu_barrier_waits_for_all_callbacks, v_vol),
+		T(rcu_barrier_waits_for_all_callbacks, v_full),
+		T(rcu_barrier_waits_for_all_callbacks, v_rt),
+		T(polled_grace_periods, v_none),
+		T(polled_grace_periods, v_full),
+		T(polled_gp_waits_for_reader, v_none),
+		T(polled_gp_waits_for_reader, v_full),
+		T(pointer_publish_and_replace, v_full),
+		T(call_rcu_from_nmi_is_reported, v_full),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
