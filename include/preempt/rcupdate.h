@@ -29,12 +29,18 @@
 #include <preempt/irqflags.h>
 #include <preempt/preempt.h>
 
+#ifdef __KERNEL__
+/* Kernel code: <linux/types.h>'s callback_head, which rcu_head names
+ * there; the same two members in the same order as below. */
+#include <linux/types.h>
+#else
 /** struct rcu_head - a callback queued by call_rcu() (callback_head). */
 struct rcu_head {
 	struct rcu_head *next;
 	void (*func)(struct rcu_head *head);
 };
 typedef void (*rcu_callback_t)(struct rcu_head *head);
+#endif
 
 /* ---- flavour ---- */
 

@@ -813,7 +813,7 @@ void machine_shutdown(void)
 	pk_workqueue_exit(); /* its idle workers, after their last items */
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->shutdown(); /* its callbacks, then its kthreads */
-	pk_irq_threads_stop(); /* of lines still requested */
+	pk_irq_threads_stop();		  /* of lines still requested */
 	for (int i = 0; i < nr_cpus; i++) {
 		stop_ktimers(i);
 		stop_ksoftirqd(i);

@@ -46,19 +46,4 @@ int set_cpus_allowed_ptr(
 #define schedule_timeout_killable(t) schedule_timeout_uninterruptible(t)
 #define schedule_timeout_idle(t) schedule_timeout_uninterruptible(t)
 
-/*
- * No signals reach tasks in this library yet: a task never has one
- * pending.  (The waiting family brings signals; it replaces this.)
- */
-#ifndef PK_HAVE_SIGNAL_PENDING_STATE
-#define PK_HAVE_SIGNAL_PENDING_STATE
-static inline int signal_pending_state(unsigned int state,
-				       struct task_struct *p)
-{
-	(void)state;
-	(void)p;
-	return 0;
-}
-#endif
-
 #endif /* _LINUX_SCHED_H */
