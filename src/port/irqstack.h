@@ -10,11 +10,16 @@
 
 #include <stddef.h>
 
-/* Handlers are ordinary C: room for a report buffer or two and nesting. */
+/*
+ * Handlers are ordinary C: room for a report buffer or two and nesting.
+ * A signal frame alone is some 9 KiB on arm64 with SVE (qemu's default
+ * CPU has it), and a storm nests frames: 128 KiB overflowed there.
+ * Untouched pages cost nothing.
+ */
 #if defined(__SANITIZE_ADDRESS__)
-#define PK_IRQ_STACK_SIZE (512 * 1024) /* ASan's redzones triple frames */
+#define PK_IRQ_STACK_SIZE (1024 * 1024) /* ASan's redzones triple frames */
 #else
-#define PK_IRQ_STACK_SIZE (128 * 1024)
+#define PK_IRQ_STACK_SIZE (512 * 1024)
 #endif
 
 /** struct pk_irq_stack - an interrupt stack with a guard page below it */
