@@ -69,4 +69,38 @@ static inline bool list_empty(const struct list_head *head)
 	     &pos->member != (head);                                           \
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
+/* ---- hlist: a list with a one-pointer head (hash buckets) ---- */
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+#define HLIST_HEAD_INIT                                                        \
+	{                                                                      \
+		.first = NULL                                                  \
+	}
+#define HLIST_HEAD(name) struct hlist_head name = {.first = NULL}
+#define INIT_HLIST_HEAD(ptr) ((ptr)->first = NULL)
+#define hlist_entry(ptr, type, member) list_entry(ptr, type, member)
+
+static inline void INIT_HLIST_NODE(struct hlist_node *h)
+{
+	h->next = NULL;
+	h->pprev = NULL;
+}
+
+/** hlist_unhashed() - is @h on no list?  Under the list's lock. */
+static inline bool hlist_unhashed(const struct hlist_node *h)
+{
+	return !h->pprev;
+}
+
+/** hlist_empty() - has @h no node?  Any context, racy as a hint. */
+static inline bool hlist_empty(const struct hlist_head *h)
+{
+	return !__atomic_load_n(&h->first, __ATOMIC_RELAXED);
+}
+
 #endif /* PREEMPT_LIST_H */

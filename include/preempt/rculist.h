@@ -94,40 +94,6 @@ static inline void list_replace_rcu(struct list_head *old,
 
 /* ---- hlist ---- */
 
-#ifndef HLIST_HEAD_INIT
-/*
- * <preempt/list.h> has no hlist yet: define the kernel's here (only if it
- * still lacks them, so a list.h that grows them wins).
- */
-struct hlist_head {
-	struct hlist_node *first;
-};
-struct hlist_node {
-	struct hlist_node *next, **pprev;
-};
-#define HLIST_HEAD_INIT                                                        \
-	{                                                                      \
-		.first = NULL                                                  \
-	}
-#define HLIST_HEAD(name) struct hlist_head name = {.first = NULL}
-#define INIT_HLIST_HEAD(ptr) ((ptr)->first = NULL)
-static inline void INIT_HLIST_NODE(struct hlist_node *h)
-{
-	h->next = NULL;
-	h->pprev = NULL;
-}
-static inline bool hlist_unhashed(const struct hlist_node *h)
-{
-	return !h->pprev;
-}
-static inline bool hlist_empty(const struct hlist_head *h)
-{
-	return !__atomic_load_n(&h->first, __ATOMIC_RELAXED);
-}
-#define hlist_entry(ptr, type, member)                                         \
-	((type *)((char *)(ptr)-offsetof(type, member)))
-#endif
-
 #define __pk_hlist_entry_safe(ptr, type, member)                               \
 	({                                                                     \
 		struct hlist_node *____p = (ptr);                              \

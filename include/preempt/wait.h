@@ -257,6 +257,19 @@ void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
 		__r;                                                           \
 	})
 
+/* The timed waits in @state: the ticks left (at least 1), or 0. */
+#define __pk_wait_event_timeout(wq, cond, timeout, state)                      \
+	({                                                                     \
+		long __tmo = (timeout);                                        \
+		long __ret = __tmo;                                            \
+		might_sleep();                                                 \
+		if (!___wait_cond_timeout(cond))                               \
+			__ret = ___wait_event(                                 \
+				wq, ___wait_cond_timeout(cond), state, 0,      \
+				__tmo, __ret = schedule_timeout(__ret));       \
+		__ret;                                                         \
+	})
+
 /**
  * wait_event_timeout() - wait_event() for at most @timeout ticks
  *
@@ -264,17 +277,7 @@ void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
  * the timeout, else the ticks left (at least 1).
  */
 #define wait_event_timeout(wq, cond, timeout)                                  \
-	({                                                                     \
-		long __tmo = (timeout);                                        \
-		long __ret = __tmo;                                            \
-		might_sleep();                                                 \
-		if (!___wait_cond_timeout(cond))                               \
-			__ret = ___wait_event(                                 \
-				wq, ___wait_cond_timeout(cond),                \
-				TASK_UNINTERRUPTIBLE, 0, __tmo,                \
-				__ret = schedule_timeout(__ret));              \
-		__ret;                                                         \
-	})
+	__pk_wait_event_timeout(wq, cond, timeout, TASK_UNINTERRUPTIBLE)
 
 /**
  * wait_event_interruptible_timeout() - both of the above: the ticks left
@@ -282,17 +285,7 @@ void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
  * signal.  Task or host thread context.
  */
 #define wait_event_interruptible_timeout(wq, cond, timeout)                    \
-	({                                                                     \
-		long __tmo = (timeout);                                        \
-		long __ret = __tmo;                                            \
-		might_sleep();                                                 \
-		if (!___wait_cond_timeout(cond))                               \
-			__ret = ___wait_event(                                 \
-				wq, ___wait_cond_timeout(cond),                \
-				TASK_INTERRUPTIBLE, 0, __tmo,                  \
-				__ret = schedule_timeout(__ret));              \
-		__ret;                                                         \
-	})
+	__pk_wait_event_timeout(wq, cond, timeout, TASK_INTERRUPTIBLE)
 
 /**
  * wait_event_lock_irq() - wait_event() entered and left with @lock (a

@@ -16,10 +16,11 @@
 
 /*
  * A sleeping waiter.  @granted: a release handed the lock to it directly
- * (pk_lock_handoff()), written and read under the queue's lock.  @starved:
- * it was woken and lost the lock to a task that had not waited, which is
- * what makes a mutex release hand over instead of letting such tasks win
- * for ever, as the kernel's MUTEX_FLAG_HANDOFF.
+ * (pk_lock_handoff()) before waking it, so a waiter that reads false and
+ * sleeps is woken to read it again.  @starved: it was woken and lost the
+ * lock to a task that had not waited, which is what makes a mutex release
+ * hand over instead of letting such tasks win for ever, as the kernel's
+ * MUTEX_FLAG_HANDOFF.
  */
 struct pk_lock_waiter {
 	struct wait_queue_entry wq_entry;
@@ -27,15 +28,9 @@ struct pk_lock_waiter {
 	bool starved;
 };
 
-static bool lock_granted(wait_queue_head_t *wq, struct pk_lock_waiter *w)
+static bool lock_granted(const struct pk_lock_waiter *w)
 {
-	unsigned long flags;
-	bool granted;
-
-	pk_lock_irqsave(&wq->lock, flags);
-	granted = w->granted;
-	pk_unlock_irqrestore(&wq->lock, flags);
-	return granted;
+	return __atomic_load_n(&w->granted, __ATOMIC_ACQUIRE);
 }
 
 /* Tasks and host threads alike: a host thread's task parks (sched.h). */
@@ -49,7 +44,7 @@ bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 		/* Queued (and the barrier) first: a release after our
 		 * attempt sees us and wakes us. */
 		prepare_to_wait(wq, &w.wq_entry, TASK_UNINTERRUPTIBLE);
-		taken = lock_granted(wq, &w) || trylock(lock);
+		taken = lock_granted(&w) || trylock(lock);
 		if (taken || !timeout)
 			break;
 		if (woken)
@@ -61,9 +56,9 @@ bool pk_lock_wait(wait_queue_head_t *wq, bool (*trylock)(void *lock),
 		woken = true;
 	}
 	finish_wait(wq, &w.wq_entry);
-	/* Off the queue now: a hand-over can no longer race with us. */
+	/* Off the queue now (under its lock): no hand-over can come later. */
 	if (!taken)
-		taken = lock_granted(wq, &w);
+		taken = lock_granted(&w);
 	/* A release may have picked us as we gave up: pass its wake-up on,
 	 * or another waiter sleeps on with the lock free. */
 	if (!taken)
@@ -102,7 +97,7 @@ bool pk_lock_handoff(wait_queue_head_t *wq, bool only_starved,
 		    __atomic_load_n(&w->starved, __ATOMIC_RELAXED)) {
 			if (grant)
 				grant(lock, w->wq_entry.task);
-			w->granted = true;
+			__atomic_store_n(&w->granted, true, __ATOMIC_RELEASE);
 			list_del_init(&w->wq_entry.entry);
 			wake_up_process(w->wq_entry.task);
 			handed = true;

@@ -354,12 +354,12 @@ static void __schedule(bool preempt)
 	__preempt_count_add(PREEMPT_LOCK_OFFSET);
 	prev = rq->curr;
 
-	/* A dead task leaves for good, even if preempted on its way out. */
 	/* A signal that the sleep admits ends it before it begins. */
 	if (!preempt && prev->__state != TASK_RUNNING &&
 	    signal_pending_state(prev->__state, prev))
 		__atomic_store_n(&prev->__state, TASK_RUNNING,
 				 __ATOMIC_RELAXED);
+	/* A dead task leaves for good, even if preempted on its way out. */
 	if ((!preempt && prev->__state != TASK_RUNNING) ||
 	    prev->__state == TASK_DEAD)
 		prev->pk_on_rq = 0; /* going to sleep */

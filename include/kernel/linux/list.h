@@ -328,33 +328,12 @@ static inline size_t list_count_nodes(struct list_head *head)
 
 /* ---- hlist: a list with a single-pointer head ---- */
 
-#define HLIST_HEAD_INIT                                                        \
-	{                                                                      \
-		.first = NULL                                                  \
-	}
-#define HLIST_HEAD(name) struct hlist_head name = {.first = NULL}
-#define INIT_HLIST_HEAD(ptr) ((ptr)->first = NULL)
-
-static inline void INIT_HLIST_NODE(struct hlist_node *h)
-{
-	h->next = NULL;
-	h->pprev = NULL;
-}
-
-/** hlist_unhashed() - is @h on no list? */
-static inline int hlist_unhashed(const struct hlist_node *h)
-{
-	return !h->pprev;
-}
+/* HLIST_HEAD*, INIT_HLIST_NODE(), hlist_unhashed(), hlist_empty() and
+ * hlist_entry(): <preempt/list.h>. */
 
 static inline int hlist_unhashed_lockless(const struct hlist_node *h)
 {
 	return !READ_ONCE(h->pprev);
-}
-
-static inline int hlist_empty(const struct hlist_head *h)
-{
-	return !READ_ONCE(h->first);
 }
 
 static inline void __hlist_del(struct hlist_node *n)
@@ -454,7 +433,6 @@ static inline size_t hlist_count_nodes(struct hlist_head *head)
 	return n;
 }
 
-#define hlist_entry(ptr, type, member) container_of(ptr, type, member)
 #define hlist_for_each(pos, head)                                              \
 	for (pos = (head)->first; pos; pos = pos->next)
 #define hlist_for_each_safe(pos, n, head)                                      \

@@ -64,16 +64,10 @@ typedef atomic64_t atomic_long_t;
 #define ATOMIC64_INIT(i) ATOMIC_INIT(i)
 #define ATOMIC_LONG_INIT(i) ATOMIC_INIT(i)
 
+/* struct list_head, hlist_head and hlist_node. */
 #ifndef PREEMPT_LIST_H
 #include <preempt/list.h>
 #endif
-
-struct hlist_head {
-	struct hlist_node *first;
-};
-struct hlist_node {
-	struct hlist_node *next, **pprev;
-};
 
 /* An RCU callback (the RCU headers give it meaning). */
 struct callback_head {
