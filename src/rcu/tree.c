@@ -263,6 +263,32 @@ __attribute__((constructor)) static void host_reader_key_init(void)
 		BUG();
 }
 
+/*
+ * Records come from a static pool first: a host thread's first reader may
+ * be an interrupt handler (a host signal handler) on its irq-layer CPU,
+ * where calloc() could deadlock on the malloc lock the interrupted code
+ * holds.  Only beyond the pool, in task context, does it allocate.
+ */
+#define PK_HOST_READERS_STATIC 256
+static struct host_reader host_reader_pool[PK_HOST_READERS_STATIC];
+static unsigned int host_reader_pool_used;
+
+static struct host_reader *host_reader_new(void)
+{
+	unsigned int i =
+		__atomic_fetch_add(&host_reader_pool_used, 1, __ATOMIC_RELAXED);
+	struct host_reader *r;
+
+	if (i < PK_HOST_READERS_STATIC)
+		return &host_reader_pool[i];
+	/* Records are reused, so this takes that many live readers. */
+	BUG_ON(in_hardirq() || in_nmi());
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		BUG();
+	return r;
+}
+
 static struct host_reader *host_reader_get(void)
 {
 	struct host_reader *r = my_host_reader;
@@ -277,9 +303,7 @@ static struct host_reader *host_reader_get(void)
 						__ATOMIC_RELAXED))
 			break;
 	if (!r) {
-		r = calloc(1, sizeof(*r));
-		if (!r)
-			BUG();
+		r = host_reader_new();
 		r->in_use = 1;
 		r->next = __atomic_load_n(&host_readers, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&host_readers, &r->next, r,
