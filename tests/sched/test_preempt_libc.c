@@ -44,13 +44,6 @@ static void not_preempted_inside_the_library(void **state)
 static void soak_every_model(void **state)
 {
 	(void)state;
-#if defined(PK_TEST_LIBPREEMPT_A)
-	/* Under qemu-aarch64 this soak, linked with libpreempt.a, hung in
-	 * about one run in twenty (not yet diagnosed): shown as a skip
-	 * there until it is; the .so link and the cases still run. */
-	if (PK_TEST_EMULATOR[0])
-		skip();
-#endif
 	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
 		unsigned long irq_preemptions;
 
