@@ -48,3 +48,28 @@ write_basic_package_version_file(
 install(FILES ${PROJECT_BINARY_DIR}/install/libpreemptConfig.cmake
   ${PROJECT_BINARY_DIR}/install/libpreemptConfigVersion.cmake
   DESTINATION ${PK_CMAKE_DIR})
+
+# Man pages: docs/man/*.scd through scdoc (Debian's scdoc; `make test`
+# installs it).  Without scdoc there are no pages, and the man test says so.
+find_program(SCDOC scdoc)
+file(GLOB PK_MAN_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.scd)
+set(PK_MAN_DIR ${PROJECT_BINARY_DIR}/man)
+set(PK_MAN_PAGES)
+if(SCDOC)
+  foreach(src ${PK_MAN_SOURCES})
+    get_filename_component(page ${src} NAME_WLE)
+    string(REGEX REPLACE ".*\\.([0-9])$" "\\1" section ${page})
+    add_custom_command(OUTPUT ${PK_MAN_DIR}/${page}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PK_MAN_DIR}
+      COMMAND ${SCDOC} < ${src} > ${PK_MAN_DIR}/${page}
+      DEPENDS ${src} VERBATIM)
+    list(APPEND PK_MAN_PAGES ${PK_MAN_DIR}/${page})
+    install(FILES ${PK_MAN_DIR}/${page}
+      DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+  endforeach()
+  add_custom_target(man ALL DEPENDS ${PK_MAN_PAGES})
+endif()
+
+install(FILES tools/completion/preempt.bash
+  DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions
+  RENAME preempt)

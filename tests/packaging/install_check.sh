@@ -28,6 +28,12 @@ if readelf -d "$libdir/libpreempt.so.$version" "$prefix/bin/preempt" |
 	grep -qE 'RPATH|RUNPATH'; then
 	fail "an RPATH was installed"
 fi
+for f in share/man/man1/preempt.1 share/man/man3/libpreempt.3 \
+	share/bash-completion/completions/preempt; do
+	[ -f "$prefix/$f" ] || fail "$f was not installed"
+done
+MANPATH=$prefix/share/man man -w preempt >/dev/null 2>&1 ||
+	fail "man does not find preempt(1) in the prefix"
 [ "$("$prefix/bin/preempt" --version)" = "preempt $version" ] ||
 	fail "preempt --version: $("$prefix/bin/preempt" --version)"
 
