@@ -4,10 +4,13 @@ ASAN_BUILD := build-asan
 NODEBUG_BUILD := build-nodebug
 ARM64_BUILD := build-arm64
 BENCH_BUILD := build-bench
+INSTALL_BUILD := build-install
+PREFIX ?= /usr/local
+DESTDIR ?=
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check install uninstall
 
 all: build
 
@@ -84,8 +87,21 @@ bench: deps
 	@cmake --build $(BENCH_BUILD) -j $(JOBS)
 	@bench/run.sh $(BENCH_BUILD)
 
+# GNU conventions: `make install PREFIX=/usr DESTDIR=/tmp/stage`.  The
+# installed library is the default build's (debug checks on); add
+# CMAKE_FLAGS=-DPREEMPT_DEBUG=OFF for the one without.  uninstall removes
+# what the last install into that PREFIX and DESTDIR wrote.
+install: deps
+	@cmake -S . -B $(INSTALL_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DPREEMPT_TESTS=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(INSTALL_BUILD) -j $(JOBS)
+	@DESTDIR=$(DESTDIR) cmake --install $(INSTALL_BUILD)
+
+uninstall:
+	@test -f $(INSTALL_BUILD)/install_manifest.txt || { echo "uninstall: nothing installed from $(INSTALL_BUILD)" >&2; exit 2; }
+	@scripts/uninstall.sh $(INSTALL_BUILD)/install_manifest.txt "$(DESTDIR)" "$(PREFIX)"
+
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD) build-mutants build-kernel-check
+	rm -rf $(BUILD) $(ASAN_BUILD) $(NODEBUG_BUILD) $(ARM64_BUILD) $(BENCH_BUILD) $(INSTALL_BUILD) build-mutants build-kernel-check

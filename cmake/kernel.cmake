@@ -120,4 +120,12 @@ install(CODE "
     -DLIBDIR=\${lib} -DCC_INCLUDE=${PK_KERNEL_CC_INCLUDE}
     -DVERSION=${PROJECT_VERSION} -DNODEBUG=${PK_NODEBUG}
     -P ${PROJECT_SOURCE_DIR}/cmake/kernel_pc.cmake)
+  # Into install_manifest.txt, so that make uninstall removes them too.
+  # The manifest lists paths without DESTDIR, as cmake's own entries.
+  file(GLOB made LIST_DIRECTORIES true
+    RELATIVE \$ENV{DESTDIR}/ \$ENV{DESTDIR}\${lib}/preempt-kernel/sysinc/*)
+  list(TRANSFORM made PREPEND /)
+  list(APPEND CMAKE_INSTALL_MANIFEST_FILES \${made}
+    \${lib}/pkgconfig/libpreempt-kernel.pc
+    \${lib}/pkgconfig/libpreempt-kernel-rt.pc)
 ")

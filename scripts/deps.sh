@@ -7,6 +7,10 @@ pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       cppcheck clang-format binutils python3
       # bench/rcu_bench.c runs beside liburcu (urcu-memb, urcu-qsbr)
       liburcu-dev
+      # man pages (scdoc) and their check (man --warnings)
+      scdoc man-db groff-base
+      # the Debian package's build and check (tests/packaging/deb_check.sh)
+      dpkg-dev debhelper lintian
       # the arm64 build (make arm64): cross compiler, arm64 libraries
       # (Debian multiarch), and qemu-user to run its tests
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

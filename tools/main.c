@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <preempt/version.h>
+
 #include "cli.h"
 
 static const struct command {
@@ -26,7 +28,8 @@ static void usage(FILE *out)
 	fprintf(out, "usage: preempt <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\n`preempt <command> --help` describes one.\n");
+	fprintf(out, "\n`preempt <command> --help` describes one; "
+		     "`preempt --version` names the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -36,6 +39,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("preempt %s\n", pk_version());
 		return 0;
 	}
 	for (size_t i = 0; i < NR_COMMANDS; i++)

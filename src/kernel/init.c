@@ -239,7 +239,7 @@ static int run_exitcalls(void *unused)
 /* In a kthread, as the kernel's kernel_init: task context, may sleep. */
 static void run_in_task(int (*fn)(void *), const char *name)
 {
-	struct task_struct *k = kthread_run(fn, NULL, name);
+	struct task_struct *k = kthread_run(fn, NULL, "%s", name);
 
 	if (IS_ERR_OR_NULL(k)) {
 		pr_err("kernel: cannot start %s\n", name);
