@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	if (request_irq(3, handler, 0, "consumer", NULL) || cpu < 0)
 		return 1;
 	irq_raise(3, cpu);
-	printf("libpreempt %s: hardirq_count() %#x in a handler\n", pk_version(), seen);
+	printf("libpreempt %s: hardirq_count() %#x in a handler\n",
+	       pk_version(), seen);
 	/* The version the build says it links against, when given. */
 	if (argc > 1 && strcmp(argv[1], pk_version()))
 		return 1;

@@ -382,8 +382,8 @@ static unsigned long irq_return_preemptions(int cpus)
  * @tasks tasks on 2 vCPUs in @model for @ms milliseconds, with a FIFO
  * ticker; returns NULL or the failure.  The tasks run as user code, which
  * interrupt return preempts in every model: the run goes on until it has
- * (the rule defers, it does not forbid), for at most a minute more, since a loaded host may give
- * the vCPUs few ticks; *@irq_preemptions says how many.
+ * (the rule defers, it does not forbid), for at most a minute more, since a
+ * loaded host may give the vCPUs few ticks; *@irq_preemptions says how many.
  */
 static const char *case_soak(enum preempt_model model, int tasks, long ms,
 			     unsigned long *irq_preemptions)
