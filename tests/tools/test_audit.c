@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * `preempt audit` end to end over tests/tools/audit/: every line marked
- * "EXPECT <rule> [driver]" must be reported with that rule, and nothing
+ * `preempt audit` end to end over tests/tools/audit/: the line after each
+ * "EXPECT <rule> [driver]" comment must be reported with that rule, and nothing
  * else may be; the clean file gives nothing; exit statuses; SARIF checked
  * structurally by tests/tools/sarif_check.py.
  */
@@ -57,7 +57,7 @@ static void scan_file(const char *path)
 		assert_true(nexpects < 64);
 		e = &expects[nexpects++];
 		snprintf(e->file, sizeof(e->file), "%s", path);
-		e->line = n;
+		e->line = n + 1; /* the marker stands above its line */
 		assert_int_equal(sscanf(m, "/* EXPECT %31s", e->rule), 1);
 		e->driver = strstr(m, " driver ") != NULL;
 	}
@@ -136,7 +136,7 @@ static void text_names_place_why_and_fix(void **state)
 {
 	(void)state;
 	assert_int_equal(AUDIT(TREE "/gfp_choice.c"), 1);
-	assert_contains(res.out, TREE "/gfp_choice.c:7:14: error: "
+	assert_contains(res.out, TREE "/gfp_choice.c:8:14: error: "
 				      "[gfp-choice] preemptible() in "
 				      "buf_alloc(): GFP flags chosen from the "
 				      "context predicate");
@@ -209,7 +209,7 @@ static void sarif_is_valid(void **state)
 	assert_int_equal(AUDIT("--sarif", TREE), 1);
 	assert_int_equal(check_sarif(res.out), 0);
 	assert_contains(res.out, "\"ruleId\":\"gfp-choice\"");
-	assert_contains(res.out, "\"startLine\":7,\"startColumn\":14");
+	assert_contains(res.out, "\"startLine\":8,\"startColumn\":14");
 	snprintf(copy, sizeof(copy), "%s", res.out);
 	v = strstr(copy, "\"level\":\"error\"");
 	assert_non_null(v);

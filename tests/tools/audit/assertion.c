@@ -4,11 +4,13 @@
 
 void must_be_atomic(struct dev *d)
 {
-	WARN_ON_ONCE(!irqs_disabled()); /* EXPECT assertion */
+	/* EXPECT assertion */
+	WARN_ON_ONCE(!irqs_disabled());
 	d->count++;
 }
 
 void must_not_be_irq(void)
 {
-	BUG_ON(in_interrupt()); /* EXPECT assertion */
+	/* EXPECT assertion */
+	BUG_ON(in_interrupt());
 }

@@ -4,13 +4,15 @@
 
 int rx_deliver(struct pkt *p)
 {
-	if (in_softirq()) /* EXPECT decision */
+	/* EXPECT decision */
+	if (in_softirq())
 		return deliver_now(p);
 	return deliver_later(p);
 }
 
 void drain(struct ring *r)
 {
-	while (!in_irq() && ring_busy(r)) /* EXPECT decision */
+	/* EXPECT decision */
+	while (!in_irq() && ring_busy(r))
 		ring_poll(r);
 }

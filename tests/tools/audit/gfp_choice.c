@@ -4,21 +4,24 @@
 
 void *buf_alloc(size_t n)
 {
-	gfp_t gfp = preemptible() ? GFP_KERNEL : GFP_ATOMIC; /* EXPECT gfp-choice */
+	/* EXPECT gfp-choice */
+	gfp_t gfp = preemptible() ? GFP_KERNEL : GFP_ATOMIC;
 
 	return kmalloc(n, gfp);
 }
 
 void *buf_alloc_irq(size_t n)
 {
-	return kmalloc(n, in_interrupt() ? GFP_ATOMIC : GFP_KERNEL); /* EXPECT gfp-choice */
+	/* EXPECT gfp-choice */
+	return kmalloc(n, in_interrupt() ? GFP_ATOMIC : GFP_KERNEL);
 }
 
 int queue_msg(struct msgq *q)
 {
 	gfp_t gfp;
 
-	if (in_atomic()) /* EXPECT gfp-choice */
+	/* EXPECT gfp-choice */
+	if (in_atomic())
 		gfp = GFP_ATOMIC;
 	else
 		gfp = GFP_KERNEL;

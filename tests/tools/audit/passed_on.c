@@ -4,10 +4,12 @@
 
 bool may_block(void)
 {
-	return in_task(); /* EXPECT passed-on */
+	/* EXPECT passed-on */
+	return in_task();
 }
 
 void note_ctx(struct ctx *c)
 {
-	c->in_hardirq = in_serving_softirq(); /* EXPECT passed-on */
+	/* EXPECT passed-on */
+	c->in_hardirq = in_serving_softirq();
 }

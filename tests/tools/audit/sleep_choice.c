@@ -4,7 +4,8 @@
 
 void settle(void)
 {
-	if (in_atomic()) /* EXPECT sleep-choice */
+	/* EXPECT sleep-choice */
+	if (in_atomic())
 		mdelay(5);
 	else
 		msleep(5);
@@ -12,7 +13,8 @@ void settle(void)
 
 void take(struct dev *d)
 {
-	if (!in_interrupt()) { /* EXPECT sleep-choice */
+	/* EXPECT sleep-choice */
+	if (!in_interrupt()) {
 		mutex_lock(&d->lock);
 		d->users++;
 		mutex_unlock(&d->lock);

@@ -4,7 +4,8 @@
 
 static void foo_nic_reset(struct foo_nic *nic)
 {
-	if (in_interrupt()) /* EXPECT sleep-choice driver */
+	/* EXPECT sleep-choice driver */
+	if (in_interrupt())
 		schedule_work(&nic->reset_work);
 	else
 		foo_nic_do_reset(nic);
