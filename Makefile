@@ -7,7 +7,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check docs
 
 all: build
 
@@ -72,6 +72,11 @@ torture: build
 MUTANTS_SUBSET ?=
 mutants: deps
 	@scripts/mutants.sh $(if $(MUTANTS_SUBSET),-s $(MUTANTS_SUBSET))
+
+# The command samples in docs/*.md, regenerated from the built tool
+# (tests/CMakeLists.txt's docs/samples test checks them).
+docs: build
+	@scripts/doc-samples.sh $(BUILD)/preempt
 
 # Real kernel files from Debian's linux-source (installed if missing),
 # compiled through the linux/ tree and run by behaviour tests in all five

@@ -8,8 +8,11 @@
  * The C is read by Coccinelle (spatch) through our own semantic patch,
  * tools/audit/context.cocci; this file runs it and reports.
  */
+#define _GNU_SOURCE /* nftw() */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,21 +208,12 @@ static int add_finding(struct audit *a, char *line)
 	return 0;
 }
 
-static void run_child(const struct audit *a, const char *path, bool dir,
-		      int out)
+static void run_child(const struct audit *a, const char *path, int out)
 {
 	int null = open("/dev/null", O_RDWR);
-	const char *argv[] = {a->spatch,
-			      "--very-quiet",
-			      "--no-includes",
-			      "--include-headers",
-			      "--timeout",
-			      "120",
-			      "--sp-file",
-			      a->cocci,
-			      dir ? "--dir" : path,
-			      dir ? path : NULL,
-			      NULL};
+	const char *argv[] = {a->spatch,   "--very-quiet", "--no-includes",
+			      "--timeout", "120",	   "--sp-file",
+			      a->cocci,	   path,	   NULL};
 
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
 	    dup2(null, 2) < 0)
@@ -228,7 +222,7 @@ static void run_child(const struct audit *a, const char *path, bool dir,
 	_exit(127);
 }
 
-static int run_spatch(struct audit *a, const char *path, bool dir)
+static int run_spatch(struct audit *a, const char *path)
 {
 	int pipefd[2], status, rc = 0;
 	char *line = NULL;
@@ -244,7 +238,7 @@ static int run_spatch(struct audit *a, const char *path, bool dir)
 		return cli_usage_error("audit", "fork: %s", strerror(errno));
 	if (!pid) {
 		close(pipefd[0]);
-		run_child(a, path, dir, pipefd[1]);
+		run_child(a, path, pipefd[1]);
 	}
 	close(pipefd[1]);
 	in = fdopen(pipefd[0], "r");
@@ -262,6 +256,125 @@ static int run_spatch(struct audit *a, const char *path, bool dir)
 			"audit", "spatch failed on '%s' (exit %d)", path,
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return rc ? cli_usage_error("audit", "out of memory") : 0;
+}
+
+/* ---- which files to hand to spatch ---- */
+
+/*
+ * Only files that name a predicate are worth parsing: a token scan picks
+ * them, Coccinelle does the reading.  Parsing every file of a tree as big
+ * as drivers/ would take spatch the better part of an hour.
+ */
+static bool names_a_predicate(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, len = 0, n;
+	bool hit = false;
+
+	if (!f)
+		return false;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			size_t nc = cap ? 2 * cap : 65536;
+			char *nb = realloc(buf, nc);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap = nc;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		if (!n)
+			break;
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		return false;
+	buf[len] = '\0';
+	for (size_t i = 0; i < NR_PREDS && !hit; i++) {
+		size_t k = strlen(preds[i].name);
+
+		for (const char *p = strstr(buf, preds[i].name); p && !hit;
+		     p = strstr(p + 1, preds[i].name)) {
+			const char *q = p + k;
+
+			if (p > buf &&
+			    (p[-1] == '_' || isalnum((unsigned char)p[-1])))
+				continue;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			hit = *q == '(';
+		}
+	}
+	free(buf);
+	return hit;
+}
+
+struct files {
+	char **v;
+	size_t n, cap;
+};
+
+static struct files *walk_files; /* nftw() has no user pointer */
+
+static int add_file(struct files *fs, const char *path)
+{
+	if (fs->n == fs->cap) {
+		size_t nc = fs->cap ? 2 * fs->cap : 64;
+		char **nv = realloc(fs->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		fs->v = nv;
+		fs->cap = nc;
+	}
+	fs->v[fs->n] = strdup(path);
+	return fs->v[fs->n] ? (int)(fs->n++, 0) : -1;
+}
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 3 || path[n - 2] != '.' ||
+	    (path[n - 1] != 'c' && path[n - 1] != 'h'))
+		return 0;
+	if (names_a_predicate(path) && add_file(walk_files, path))
+		return -1;
+	return 0;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int collect(const char *path, struct files *fs)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return cli_usage_error("audit", "cannot read '%s'", path);
+	if (!S_ISDIR(st.st_mode))
+		return names_a_predicate(path) && add_file(fs, path)
+			       ? cli_usage_error("audit", "out of memory")
+			       : 0;
+	walk_files = fs;
+	if (nftw(path, walk_one, 32, FTW_PHYS))
+		return cli_usage_error("audit", "walking '%s' failed", path);
+	return 0;
+}
+
+static void free_files(struct files *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->v[i]);
+	free(fs->v);
 }
 
 /* ---- output ---- */
@@ -502,18 +615,18 @@ static void free_audit(struct audit *a)
 
 static int audit_paths(struct audit *a, char **paths, int n)
 {
-	struct stat st;
+	struct files fs = {0};
+	int rc = 0;
 
-	for (int i = 0; i < n; i++) {
-		int rc;
-
-		if (stat(paths[i], &st))
-			return cli_usage_error("audit", "cannot read '%s'",
-					       paths[i]);
-		rc = run_spatch(a, paths[i], S_ISDIR(st.st_mode));
-		if (rc)
-			return rc;
-	}
+	for (int i = 0; i < n && !rc; i++)
+		rc = collect(paths[i], &fs);
+	if (!rc)
+		qsort(fs.v, fs.n, sizeof(*fs.v), by_name);
+	for (size_t i = 0; i < fs.n && !rc; i++)
+		rc = run_spatch(a, fs.v[i]);
+	free_files(&fs);
+	if (rc)
+		return rc;
 	qsort(a->f, a->n, sizeof(*a->f), by_place);
 	if (a->sarif)
 		print_sarif(a);

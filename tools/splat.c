@@ -565,9 +565,10 @@ static void read_comm(struct splat *s, const char *line)
 
 static void read_markers(struct splat *s, const char *line)
 {
-	static const char *const marks[] = {"<NMI>", "<IRQ>", "<SOFTIRQ>"};
+	static const char *const marks[] = {"<NMI>", "<IRQ>", "<SOFTIRQ>",
+					    "<TASK>"};
 
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if (!strncmp(line, marks[i], strlen(marks[i])) &&
 		    !s->stack[0]) {
 			snprintf(s->stack, sizeof(s->stack), "%.*s",
