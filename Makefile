@@ -7,7 +7,7 @@ BENCH_BUILD := build-bench
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check docs
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check docs audit-linux
 
 all: build
 
@@ -77,6 +77,12 @@ mutants: deps
 # (tests/CMakeLists.txt's docs/samples test checks them).
 docs: build
 	@scripts/doc-samples.sh $(BUILD)/preempt
+
+# `preempt audit` over Linux 5.10 and 6.1 drivers/ from Debian's archive,
+# scored against what upstream fixed between them (docs/audit.md).
+# Opt-in: about ten minutes, not part of `make test`.
+audit-linux: build
+	@scripts/audit-linux.sh $(BUILD)
 
 # Real kernel files from Debian's linux-source (installed if missing),
 # compiled through the linux/ tree and run by behaviour tests in all five

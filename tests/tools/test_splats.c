@@ -225,6 +225,47 @@ static void sleep_variants(void **state)
 	assert_int_equal(s.imbalance, -1);
 }
 
+/* The version line picks the layout; without one the fitting ones are listed */
+static void old_layouts(void **state)
+{
+	struct splat s =
+		read_text("BUG: scheduling while atomic: a/1/0x04010002\n"
+			  "Pid: 1, comm: a Not tainted 3.2.0 #1\n");
+
+	(void)state;
+	/* 3.x: NMI is bit 26, hardirq 16-25 */
+	assert_int_equal(s.verdict, SV_DECODED);
+	assert_non_null(strstr(s.layout, "3.x"));
+	assert_non_null(strstr(s.context, "NMI"));
+	s = read_text("BUG: scheduling while atomic: a/1/0x00200001\n"
+		      "CPU: 0 PID: 1 Comm: a Not tainted 4.1.0 #1\n");
+	/* 3.13 to 4.3: PREEMPT_ACTIVE is bit 21 */
+	assert_int_equal(s.preempt_active, 0x00200000);
+	assert_int_equal(s.caller, 0);
+	s = read_text("BUG: scheduling while atomic: a/1/0x00100001\n");
+	/* no version: bit 20 is NMI in 3.13-4.3 and 2020, hardirq in 3.x */
+	assert_non_null(strstr(s.layout, "3.x or 3.13-4.3 or 2020"));
+}
+
+/* cant_sleep(): the caller was preemptible; do_exit()'s count is decimal */
+static void cant_sleep_and_exit(void **state)
+{
+	struct splat s =
+		read_text("BUG: assuming atomic context at x.c:9\n"
+			  "in_atomic(): 0, irqs_disabled(): 0, pid: 5, "
+			  "name: kworker/0:1\n");
+
+	(void)state;
+	assert_int_equal(s.printer, SPLAT_CANT_SLEEP);
+	assert_int_equal(s.in_atomic, 0);
+	assert_non_null(strstr(s.context, "preemptible"));
+	s = read_text("note: a.out[7] exited with preempt_count 512\n");
+	assert_int_equal(s.printer, SPLAT_EXIT);
+	assert_int_equal(s.caller, 0x200);
+	assert_string_equal(s.comm, "a.out");
+	assert_non_null(strstr(s.context, "bh disabled 1 level"));
+}
+
 static void prefixes_are_stripped(void **state)
 {
 	(void)state;
@@ -284,6 +325,8 @@ int main(void)
 		cmocka_unit_test(address_is_corrupt),
 		cmocka_unit_test(printer_contribution),
 		cmocka_unit_test(sleep_variants),
+		cmocka_unit_test(old_layouts),
+		cmocka_unit_test(cant_sleep_and_exit),
 		cmocka_unit_test(prefixes_are_stripped),
 		cmocka_unit_test(held_lock_lines),
 		cmocka_unit_test(binary_input_prints_no_control_bytes),
