@@ -208,13 +208,19 @@ static int add_finding(struct audit *a, char *line)
 	return 0;
 }
 
-static void run_child(const struct audit *a, const char *path, int out)
-{
-	int null = open("/dev/null", O_RDWR);
-	const char *argv[] = {a->spatch,   "--very-quiet", "--no-includes",
-			      "--timeout", "120",	   "--sp-file",
-			      a->cocci,	   path,	   NULL};
+/* spatch over up to SPATCH_BATCH files at once: one start-up for all. */
+#define SPATCH_BATCH 64
 
+static void run_child(const struct audit *a, char *const *files, size_t n,
+		      int out)
+{
+	const char *argv[8 + SPATCH_BATCH] = {
+		a->spatch, "--very-quiet", "--no-includes", "--timeout",
+		"120",	   "--sp-file",	   a->cocci};
+	int null = open("/dev/null", O_RDWR);
+
+	for (size_t i = 0; i < n; i++)
+		argv[7 + i] = files[i];
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
 	    dup2(null, 2) < 0)
 		_exit(126);
@@ -222,7 +228,7 @@ static void run_child(const struct audit *a, const char *path, int out)
 	_exit(127);
 }
 
-static int run_spatch(struct audit *a, const char *path)
+static int run_spatch(struct audit *a, char *const *files, size_t n)
 {
 	int pipefd[2], status, rc = 0;
 	char *line = NULL;
@@ -238,7 +244,7 @@ static int run_spatch(struct audit *a, const char *path)
 		return cli_usage_error("audit", "fork: %s", strerror(errno));
 	if (!pid) {
 		close(pipefd[0]);
-		run_child(a, path, pipefd[1]);
+		run_child(a, files, n, pipefd[1]);
 	}
 	close(pipefd[1]);
 	in = fdopen(pipefd[0], "r");
@@ -253,7 +259,8 @@ static int run_spatch(struct audit *a, const char *path)
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return cli_usage_error(
-			"audit", "spatch failed on '%s' (exit %d)", path,
+			"audit", "spatch failed on '%s'%s (exit %d)", files[0],
+			n > 1 ? " and the files after it" : "",
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return rc ? cli_usage_error("audit", "out of memory") : 0;
 }
@@ -622,8 +629,10 @@ static int audit_paths(struct audit *a, char **paths, int n)
 		rc = collect(paths[i], &fs);
 	if (!rc)
 		qsort(fs.v, fs.n, sizeof(*fs.v), by_name);
-	for (size_t i = 0; i < fs.n && !rc; i++)
-		rc = run_spatch(a, fs.v[i]);
+	for (size_t i = 0; i < fs.n && !rc; i += SPATCH_BATCH)
+		rc = run_spatch(a, fs.v + i,
+				fs.n - i < SPATCH_BATCH ? fs.n - i
+							: SPATCH_BATCH);
 	free_files(&fs);
 	if (rc)
 		return rc;
