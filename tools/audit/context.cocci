@@ -67,9 +67,9 @@ def branch_kind(*parts):
 @assertion@
 identifier pred = {in_interrupt, in_atomic, in_softirq, in_irq, in_hardirq,
                    in_serving_softirq, preemptible, irqs_disabled, in_task};
-identifier w = {WARN_ON, WARN_ON_ONCE, BUG_ON, WARN, WARN_ONCE, WARN_ON_SMP,
-                BUILD_BUG_ON, VM_BUG_ON, VM_WARN_ON, VM_WARN_ON_ONCE,
-                DEBUG_LOCKS_WARN_ON, WARN_RATELIMIT, SCHED_WARN_ON};
+// WARN_ON(), BUG_ON() and their kin, and drivers' own assertion macros
+// (b43legacy's B43legacy_WARN_ON(), zd1211rw's ZD_ASSERT()).
+identifier w =~ "WARN|BUG_ON|ASSERT";
 position p;
 @@
  w(..., <+... pred@p() ...+>, ...)

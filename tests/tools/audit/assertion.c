@@ -14,3 +14,9 @@ void must_not_be_irq(void)
 	/* EXPECT assertion */
 	BUG_ON(in_interrupt());
 }
+
+void must_be_enabled(void)
+{
+	/* EXPECT assertion */
+	MY_DRV_ASSERT(!irqs_disabled());
+}
