@@ -627,7 +627,7 @@ static int audit_paths(struct audit *a, char **paths, int n)
 
 	for (int i = 0; i < n && !rc; i++)
 		rc = collect(paths[i], &fs);
-	if (!rc)
+	if (!rc && fs.n) /* qsort() wants a real array, even empty */
 		qsort(fs.v, fs.n, sizeof(*fs.v), by_name);
 	for (size_t i = 0; i < fs.n && !rc; i += SPATCH_BATCH)
 		rc = run_spatch(a, fs.v + i,
@@ -636,7 +636,8 @@ static int audit_paths(struct audit *a, char **paths, int n)
 	free_files(&fs);
 	if (rc)
 		return rc;
-	qsort(a->f, a->n, sizeof(*a->f), by_place);
+	if (a->n)
+		qsort(a->f, a->n, sizeof(*a->f), by_place);
 	if (a->sarif)
 		print_sarif(a);
 	else if (a->json)
