@@ -10,7 +10,7 @@ DESTDIR ?=
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check install uninstall
+.PHONY: all deps build asan nodebug arm64 run test mutants bench soak torture format clean kernel-check install uninstall docs audit-linux
 
 all: build
 
@@ -75,6 +75,17 @@ torture: build
 MUTANTS_SUBSET ?=
 mutants: deps
 	@scripts/mutants.sh $(if $(MUTANTS_SUBSET),-s $(MUTANTS_SUBSET))
+
+# The command samples in docs/*.md, regenerated from the built tool
+# (tests/CMakeLists.txt's docs/samples test checks them).
+docs: build
+	@scripts/doc-samples.sh $(BUILD)/preempt
+
+# `preempt audit` over Linux 5.10 and 6.1 drivers/ from Debian's archive,
+# scored against what upstream fixed between them (docs/audit.md).
+# Opt-in: about ten minutes, not part of `make test`.
+audit-linux: build
+	@scripts/audit-linux.sh $(BUILD)
 
 # Real kernel files from Debian's linux-source (installed if missing),
 # compiled through the linux/ tree and run by behaviour tests in all five

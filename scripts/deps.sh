@@ -5,6 +5,8 @@ set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       cppcheck clang-format binutils python3
+      # `preempt audit` reads C through Coccinelle
+      coccinelle
       # bench/rcu_bench.c runs beside liburcu (urcu-memb, urcu-qsbr)
       liburcu-dev
       # man pages (scdoc) and their check (man --warnings)

@@ -13,6 +13,7 @@
 
 #define CLI_EXIT_USAGE 2
 
+int cmd_audit(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_latency(int argc, char **argv);

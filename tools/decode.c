@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "decode.h"
+#include "splat.h"
 
 /* ---- layouts ---- */
 
@@ -990,7 +991,35 @@ static void annotate_json(const struct log *lg, const struct hit *h,
 	printf(",\"impossible\":true,\"flags\":[]}\n");
 }
 
-static int annotate_line(struct log *lg, const struct opts *o)
+/* Inside a splat whose count is below zero or corrupt: not decoded. */
+static void annotate_withheld(const struct log *lg, const struct hit *h,
+			      const struct splat *sp, const struct opts *o)
+{
+	if (o->json) {
+		printf("{\"source\":");
+		json_str(lg->name, strlen(lg->name));
+		printf(",\"line\":%lu,\"match\":", lg->lineno);
+		json_str(lg->line + lg->m[0].rm_so,
+			 (size_t)(lg->m[0].rm_eo - lg->m[0].rm_so));
+		printf(",\"role\":\"%s\",\"value\":\"0x%s\","
+		       "\"not_decoded\":",
+		       role_names[h->role], h->text);
+		json_str(sp->context, strlen(sp->context));
+		printf("}\n");
+		return;
+	}
+	printf("    => %s 0x%s: not decoded field by field: %s\n",
+	       role_labels[h->role], h->text, sp->context);
+}
+
+static bool withheld(const struct log *lg, const struct splat *sp)
+{
+	return sp && lg->lineno >= sp->line && lg->lineno < sp->line + 64 &&
+	       (sp->verdict == SV_IMBALANCE || sp->verdict == SV_CORRUPT);
+}
+
+static int annotate_line(struct log *lg, const struct opts *o,
+			 const struct splat *sp)
 {
 	int impossible = 0;
 
@@ -998,6 +1027,10 @@ static int annotate_line(struct log *lg, const struct opts *o)
 		struct hit h = {.role = lg->pat->role[i]};
 
 		group_text(lg, lg->pat->group[i], h.text, sizeof(h.text));
+		if (withheld(lg, sp)) {
+			annotate_withheld(lg, &h, sp, o);
+			continue;
+		}
 		decode_hit(&h, o);
 		if (o->json)
 			annotate_json(lg, &h, o);
@@ -1063,29 +1096,236 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 		       "the problem\n");
 }
 
+/* ---- whole splats ---- */
+
+static const char *const printer_titles[] = {
+	[SPLAT_NONE] = "",
+	[SPLAT_SLEEP] = "sleeping function called from invalid context "
+			"(__might_resched)",
+	[SPLAT_SCHED] = "scheduling while atomic (__schedule_bug, printed "
+			"inside the scheduler)",
+	[SPLAT_SMP_ID] = "smp_processor_id()/this_cpu in preemptible code "
+			 "(check_preemption_disabled)",
+	[SPLAT_SOFTIRQ] = "softirq handler changed the count (handle_softirqs)",
+	[SPLAT_WORKQUEUE] = "work function leaked (process_one_work)",
+	[SPLAT_EXIT] = "task exited holding a count (do_exit)",
+	[SPLAT_CANT_SLEEP] = "atomic context assumed but not held "
+			     "(cant_sleep)",
+	[SPLAT_LOCKDEP_IRQ] = "lockdep's irq state of the task",
+};
+
+static void splat_text(const struct splat *sp)
+{
+	printf("    => splat: %s", printer_titles[sp->printer]);
+	if (sp->kernel[0])
+		printf("; kernel %s", sp->kernel);
+	if (sp->rt)
+		printf(", PREEMPT_RT");
+	printf("\n    =>   verdict: %s", splat_verdict_name(sp->verdict));
+	if (sp->have_count)
+		printf("; printed 0x%08" PRIx64, sp->printed);
+	if (sp->own >= 0)
+		printf("; printer's own level %d", sp->own);
+	if (sp->caller_known)
+		printf("; caller held 0x%" PRIx64, (uint64_t)sp->caller);
+	printf("\n    =>   context: %s\n", sp->context);
+	if (sp->leak[0])
+		printf("    =>   leak: %s\n", sp->leak);
+	if (sp->layout[0])
+		printf("    =>   layout: %s\n", sp->layout);
+	if (sp->why[0])
+		printf("    =>   how we know: %s\n", sp->why);
+	if (sp->notes[0])
+		printf("    =>   notes: %s\n", sp->notes);
+}
+
+static void json_opt_str(const char *key, const char *v)
+{
+	printf(",\"%s\":", key);
+	if (v && *v)
+		json_str(v, strlen(v));
+	else
+		printf("null");
+}
+
+static void json_opt_int(const char *key, bool known, long long v)
+{
+	printf(",\"%s\":", key);
+	if (known)
+		printf("%lld", v);
+	else
+		printf("null");
+}
+
+static void json_opt_hex(const char *key, bool known, uint64_t v)
+{
+	printf(",\"%s\":", key);
+	if (known)
+		printf("\"0x%" PRIx64 "\"", v);
+	else
+		printf("null");
+}
+
+static void splat_json(const struct log *lg, const struct splat *sp)
+{
+	printf("{\"source\":");
+	json_str(lg->name, strlen(lg->name));
+	printf(",\"line\":%lu,\"role\":\"splat\",\"printer\":\"%s\","
+	       "\"verdict\":\"%s\"",
+	       sp->line, splat_printer_name(sp->printer),
+	       splat_verdict_name(sp->verdict));
+	json_opt_str("comm", sp->comm);
+	json_opt_str("kernel", sp->kernel);
+	printf(",\"rt\":%s,\"idle\":%s,\"threaded_irq\":%s",
+	       sp->rt ? "true" : "false", sp->idle ? "true" : "false",
+	       sp->threaded_irq ? "true" : "false");
+	json_opt_str("stack", sp->stack);
+	json_opt_hex("printed", sp->have_count, sp->printed);
+	json_opt_int("own", sp->own >= 0, sp->own);
+	json_opt_hex("caller_count", sp->caller_known, (uint64_t)sp->caller);
+	json_opt_int("imbalance", sp->verdict == SV_IMBALANCE, sp->imbalance);
+	printf(",\"x86_masked\":%s", sp->x86_masked ? "true" : "false");
+	json_opt_hex("preempt_active", sp->preempt_active != 0,
+		     sp->preempt_active);
+	json_opt_int("in_atomic", sp->in_atomic >= 0, sp->in_atomic);
+	json_opt_int("irqs_disabled", sp->irqs_disabled >= 0,
+		     sp->irqs_disabled);
+	json_opt_str("layout", sp->layout);
+	json_opt_str("context", sp->context);
+	json_opt_str("leak", sp->leak);
+	json_opt_str("how", sp->why);
+	json_opt_str("notes", sp->notes);
+	printf("}\n");
+}
+
+static void held_lock(const struct log *lg, const struct opts *o)
+{
+	char name[128], text[512];
+
+	if (!splat_held_lock(lg->line, name, sizeof(name), text, sizeof(text)))
+		return;
+	if (!o->json) {
+		printf("    => %s\n", text);
+		return;
+	}
+	printf("{\"source\":");
+	json_str(lg->name, strlen(lg->name));
+	printf(",\"line\":%lu,\"role\":\"held_lock\",\"lock\":", lg->lineno);
+	json_str(name, strlen(name));
+	printf(",\"explain\":");
+	json_str(text, strlen(text));
+	printf("}\n");
+}
+
+/* Control bytes become '?': binary input prints nothing raw. */
+static void sanitize(char *line)
+{
+	for (unsigned char *p = (unsigned char *)line; *p; p++)
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			*p = '?';
+}
+
+struct lines {
+	char **raw;
+	const char **stripped;
+	size_t n, cap;
+};
+
+static int slurp_lines(FILE *f, struct lines *ls)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, f) >= 0) {
+		if (ls->n == ls->cap) {
+			size_t nc = ls->cap ? 2 * ls->cap : 256;
+			char **r = realloc(ls->raw, nc * sizeof(*r));
+
+			if (!r)
+				break;
+			ls->raw = r;
+			ls->cap = nc;
+		}
+		chomp(line);
+		sanitize(line);
+		ls->raw[ls->n] = strdup(line);
+		if (!ls->raw[ls->n])
+			break;
+		ls->n++;
+	}
+	free(line);
+	ls->stripped = calloc(ls->n + 1, sizeof(*ls->stripped));
+	if (!ls->stripped)
+		return -1;
+	for (size_t i = 0; i < ls->n; i++)
+		ls->stripped[i] = splat_strip(ls->raw[i]);
+	return 0;
+}
+
+static void free_lines(struct lines *ls)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		free(ls->raw[i]);
+	free(ls->raw);
+	free(ls->stripped);
+}
+
+static int one_line(struct log *lg, const struct lines *ls, size_t i,
+		    struct splat *sp, bool *have_sp, const struct opts *o,
+		    regex_t *rcu_re)
+{
+	regmatch_t rcu_m[3];
+	int impossible = 0;
+
+	lg->lineno = i + 1;
+	lg->line = ls->stripped[i];
+	if (!o->json)
+		printf("%s\n", ls->raw[i]);
+	if (splat_header(lg->line) != SPLAT_NONE) {
+		splat_read(ls->stripped, ls->n, i, sp);
+		*have_sp = true;
+		if (sp->verdict == SV_IMBALANCE || sp->verdict == SV_CORRUPT)
+			impossible = 1;
+	}
+	if (*have_sp && sp->line == i + 1 && sp->have_count &&
+	    sp->printer != SPLAT_SLEEP)
+		; /* the splat's reading below replaces the raw one */
+	else if (match_line(lg))
+		impossible |= annotate_line(lg, o, *have_sp ? sp : NULL);
+	else if (rcu_re && !regexec(rcu_re, lg->line, 3, rcu_m, 0))
+		annotate_rcu_depth(lg, rcu_m, o);
+	else
+		held_lock(lg, o);
+	if (*have_sp && sp->line == i + 1) {
+		if (o->json)
+			splat_json(lg, sp);
+		else
+			splat_text(sp);
+	}
+	return impossible;
+}
+
 static int read_log(FILE *f, struct log *lg, const struct opts *o)
 {
 	regex_t rcu_re;
-	regmatch_t rcu_m[3];
 	bool have_rcu = !regcomp(&rcu_re, RCU_DEPTH_RE, REG_EXTENDED);
-	char *line = NULL;
-	size_t cap = 0;
+	struct lines ls = {0};
+	struct splat *sp = malloc(sizeof(*sp));
+	bool have_sp = false;
 	int impossible = 0;
 
-	while (getline(&line, &cap, f) >= 0) {
-		lg->lineno++;
-		chomp(line);
-		lg->line = line;
-		if (!o->json)
-			printf("%s\n", line);
-		if (match_line(lg))
-			impossible |= annotate_line(lg, o);
-		else if (have_rcu && !regexec(&rcu_re, line, 3, rcu_m, 0))
-			annotate_rcu_depth(lg, rcu_m, o);
+	if (!sp || slurp_lines(f, &ls)) {
+		free(sp);
+		free_lines(&ls);
+		return cli_usage_error("decode", "out of memory");
 	}
+	for (size_t i = 0; i < ls.n; i++)
+		impossible |= one_line(lg, &ls, i, sp, &have_sp, o,
+				       have_rcu ? &rcu_re : NULL);
 	if (have_rcu)
 		regfree(&rcu_re);
-	free(line);
+	free_lines(&ls);
+	free(sp);
 	if (ferror(f))
 		return cli_usage_error("decode", "reading '%s': %s", lg->name,
 				       strerror(errno));

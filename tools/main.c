@@ -13,6 +13,7 @@ static const struct command {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } commands[] = {
+	{"audit", cmd_audit, "find context-predicate misuse in C code"},
 	{"demo", cmd_demo, "every model under one workload, one table"},
 	{"decode", cmd_decode, "explain preempt_count values or kernel logs"},
 	{"latency", cmd_latency, "cyclictest inside the machine"},
