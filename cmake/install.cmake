@@ -10,6 +10,9 @@ install(TARGETS preempt preempt_static preempt_tool
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/preempt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# preempt audit's semantic patch.
+install(FILES tools/audit/context.cocci
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/preempt)
 
 # libpreempt.pc twice: for the build tree (PKG_CONFIG_PATH=build) and, at
 # install time, for the prefix installed to.

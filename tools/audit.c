@@ -26,6 +26,9 @@
 #ifndef PREEMPT_AUDIT_COCCI
 #define PREEMPT_AUDIT_COCCI "tools/audit/context.cocci"
 #endif
+#ifndef PREEMPT_AUDIT_COCCI_INSTALLED
+#define PREEMPT_AUDIT_COCCI_INSTALLED "/usr/share/preempt/context.cocci"
+#endif
 
 /* ---- what the kernel community knows about each pattern ---- */
 
@@ -657,8 +660,10 @@ int cmd_audit(int argc, char **argv)
 
 	if (!paths)
 		return cli_usage_error("audit", "out of memory");
-	if (!a.cocci)
-		a.cocci = PREEMPT_AUDIT_COCCI;
+	if (!a.cocci) /* the build tree's while it exists, else installed */
+		a.cocci = access(PREEMPT_AUDIT_COCCI, R_OK) == 0
+				  ? PREEMPT_AUDIT_COCCI
+				  : PREEMPT_AUDIT_COCCI_INSTALLED;
 	for (int i = 1; i < argc && rc < 0; i++) {
 		if (options && !strcmp(argv[i], "--"))
 			options = false;
