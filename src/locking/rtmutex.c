@@ -322,6 +322,11 @@ static void rt_mutex_unlock_slow(struct rt_mutex *lock, struct task_struct *me)
 
 /* ---- the API ---- */
 
+bool pk_rt_mutex_owned(struct rt_mutex *lock)
+{
+	return rt_mutex_owner(lock) == current;
+}
+
 void rt_mutex_init(struct rt_mutex *lock)
 {
 	lock->owner = 0;
