@@ -38,7 +38,7 @@ int debug_locks = 1;
 #define MAX_LOCKDEP_CHAINS 32768
 #define CHAINHASH_SIZE (2 * MAX_LOCKDEP_CHAINS)
 #define MAX_STACK_TRACE_ENTRIES 262144
-#define TRACE_FRAMES 16
+#define TRACE_FRAMES 8
 #define MAX_REGISTERED_KEYS 1024
 
 /* Usage bits: per state (hardirq, softirq) used-in, used-in-read,
@@ -251,10 +251,21 @@ static void rp_class_name(struct report *r, const struct lock_class *c)
 		rp(r, "/%u", c->subclass);
 }
 
+/*
+ * Wait types as a kernel without CONFIG_PROVE_RAW_LOCK_NESTING numbers
+ * them (spinlock_t's "config" type is its spinning one): 1 RCU reader,
+ * 2 spinning locks, 3 sleeping locks.
+ */
+static int printed_wait(int t)
+{
+	return t > LD_WAIT_SPIN ? t - 1 : t;
+}
+
 /* " (name){usage}-{outer:inner}", as the kernel prints a class. */
 static void rp_class(struct report *r, const struct lock_class *c)
 {
-	int inner = c->wait_inner, outer = c->wait_outer;
+	int inner = printed_wait(c->wait_inner),
+	    outer = printed_wait(c->wait_outer);
 
 	rp(r, " (");
 	rp_class_name(r, c);
@@ -272,10 +283,9 @@ static void rp_hlock(struct report *r, const struct held_lock *h)
 	rp(r, "\n");
 }
 
-static void rp_held_locks(struct report *r, struct task_struct *p)
+/* The first @depth locks @p holds (an acquisition's own not yet). */
+static void rp_held_locks(struct report *r, struct task_struct *p, int depth)
 {
-	int depth = p->lockdep_depth;
-
 	if (!depth) {
 		rp(r, "no locks held by %s/%d.\n", p->comm, p->pid);
 		return;
@@ -305,8 +315,8 @@ static void rp_header(struct report *r, const char *title)
 
 static void rp_backtrace(struct report *r)
 {
-	void *frames[48];
-	int n = backtrace(frames, 48), i = 0;
+	void *frames[32];
+	int n = backtrace(frames, 32), i = 0, shown = 0;
 	char comm[16];
 
 	for (int j = 0; j < n; j++)
@@ -318,7 +328,7 @@ static void rp_backtrace(struct report *r)
 	   pk_current_cpu(), pk_current_pid(), pk_current_comm(comm),
 	   pk_taint_str());
 	rp(r, "Call Trace:\n");
-	for (; i < n; i++)
+	for (; i < n && shown < 12; i++, shown++)
 		pk_rbuf_mark(&r->buf, PK_MARK_FRAME, (unsigned long)frames[i]);
 }
 
@@ -644,6 +654,7 @@ struct acq {
 	struct held_lock *next;
 	unsigned long from;
 	unsigned int trace; /* of this acquisition, captured when needed */
+	unsigned int pc;    /* the count at lock_acquire(), before its own */
 };
 
 static unsigned int acq_trace(struct acq *a)
@@ -684,19 +695,20 @@ static void rp_irq_scenario(struct report *r, const struct lock_class *safe,
 	rp(r, "\n *** DEADLOCK ***\n\n");
 }
 
-static void rp_context(struct report *r)
+/* The context of the acquisition, from the count it found. */
+static void rp_context(struct report *r, const struct acq *a)
 {
-	rp(r, "%s/%d [HC%u[%u]:SC%u[%u]:HE%u:SE%u]", current->comm,
-	   current->pid, in_hardirq() ? 1 : 0,
-	   (unsigned int)(hardirq_count() >> HARDIRQ_SHIFT),
-	   in_serving_softirq() ? 1 : 0,
-	   (unsigned int)(softirq_count() >> SOFTIRQ_SHIFT),
-	   irqs_disabled() ? 0 : 1, softirq_count() ? 0 : 1);
+	unsigned int hc = (a->pc & HARDIRQ_MASK) >> HARDIRQ_SHIFT;
+	unsigned int sc = (a->pc & SOFTIRQ_MASK) >> SOFTIRQ_SHIFT;
+
+	rp(r, "%s/%d [HC%u[%u]:SC%u[%u]:HE%u:SE%u]", a->p->comm, a->p->pid,
+	   hc ? 1 : 0, hc, sc & 1, sc, (a->pc & HARDIRQ_DISABLE_MASK) ? 0 : 1,
+	   sc ? 0 : 1);
 }
 
 static int report_end(struct report *r, struct task_struct *p)
 {
-	rp_held_locks(r, p);
+	rp_held_locks(r, p, p->lockdep_depth - 1);
 	rp_backtrace(r);
 	graph_unlock();
 	report_emit(r);
@@ -799,7 +811,7 @@ print_usage_bug(struct acq *a, struct lock_class *c, int prev_bit, int new_bit)
 	rp_header(&r, "WARNING: inconsistent lock state");
 	rp(&r, "inconsistent {%s} -> {%s} usage.\n", usage_str[prev_bit],
 	   usage_str[new_bit]);
-	rp_context(&r);
+	rp_context(&r, a);
 	rp(&r, " takes:\n");
 	rp_hlock(&r, a->next);
 	rp(&r, "{%s} state was registered at:\n", usage_str[prev_bit]);
@@ -858,7 +870,7 @@ print_irq_inversion(struct acq *a, struct lock_class *c, int bit, int q,
 	       "between them.\n\n");
 	rp(&r, "\nother info that might help us debug this:\n");
 	rp_irq_scenario(&r, forward ? c : other, forward ? other : c);
-	rp_held_locks(&r, a->p);
+	rp_held_locks(&r, a->p, a->p->lockdep_depth - 1);
 	rp(&r, "\nthe shortest dependencies between 2nd lock and 1st lock:\n");
 	rp_path(&r, q);
 	rp_backtrace(&r);
@@ -897,7 +909,7 @@ print_bad_irq_dependency(struct acq *a, struct held_lock *prev,
 			 n);
 		rp_header(&r, title);
 	}
-	rp_context(&r);
+	rp_context(&r, a);
 	rp(&r, " is trying to acquire:\n");
 	rp_hlock(&r, next);
 	rp(&r, "\nand this task is already holding:\n");
@@ -1157,8 +1169,9 @@ static bool lockdep_enabled(void)
 static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 			   int trylock, int read, int check,
 			   struct lockdep_map *nest_lock, unsigned long ip,
-			   unsigned long from, bool hardirqs_off, int ctx)
+			   unsigned long from, unsigned int pc, int ctx)
 {
+	bool hardirqs_off = pc & HARDIRQ_DISABLE_MASK;
 	struct task_struct *p = current;
 	unsigned int sub = subclass + map->pk_subclass;
 	struct lock_class *c;
@@ -1209,7 +1222,7 @@ static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 	if ((unsigned long)depth + 1 > stats.max_depth)
 		stats.max_depth = (unsigned long)depth + 1;
 	stats.acquisitions++;
-	a = (struct acq){p, h, from, TRACE_PENDING};
+	a = (struct acq){p, h, from, TRACE_PENDING, pc};
 	if (!mark_usage(&a, h, c))
 		return;
 	if (check && !trylock)
@@ -1221,18 +1234,18 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
 		  unsigned long ip)
 {
 	unsigned long flags;
-	bool off;
+	unsigned int pc;
 	int ctx;
 
 	if (!map_tracked(map) || !lockdep_enabled() ||
 	    current->lockdep_recursion)
 		return;
-	off = irqs_disabled();
+	pc = preempt_count();
 	ctx = irq_context();
 	raw_local_irq_save(flags);
 	in_lockdep++;
 	__lock_acquire(map, subclass, trylock, read, check, nest_lock, ip,
-		       (unsigned long)__builtin_return_address(0), off, ctx);
+		       (unsigned long)__builtin_return_address(0), pc, ctx);
 	in_lockdep--;
 	raw_local_irq_restore(flags);
 }
@@ -1284,7 +1297,7 @@ print_unlock_imbalance(struct task_struct *p, struct lockdep_map *map,
 	rp_sym(&r, ip);
 	rp(&r, "\nbut there are no more locks to release!\n");
 	rp(&r, "\nother info that might help us debug this:\n");
-	rp_held_locks(&r, p);
+	rp_held_locks(&r, p, p->lockdep_depth);
 	rp_backtrace(&r);
 	report_emit(&r);
 }
@@ -1420,7 +1433,7 @@ print_held_at_exit(struct task_struct *p, const char *how)
 	rp_header(&r, title);
 	if (how)
 		rp(&r, "%s\n", how);
-	rp_held_locks(&r, p);
+	rp_held_locks(&r, p, p->lockdep_depth);
 	rp_backtrace(&r);
 	report_emit(&r);
 }

@@ -333,6 +333,7 @@ void rt_mutex_init(struct rt_mutex *lock)
 	INIT_LIST_HEAD(&lock->waiters);
 	INIT_LIST_HEAD(&lock->pi_node);
 	lock->depth = 0;
+	lock->dep_map = (struct lockdep_map){0}; /* its owner is checked */
 }
 
 static bool rt_mutex_cmpxchg_acquire(struct rt_mutex *lock,
