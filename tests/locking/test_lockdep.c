@@ -675,6 +675,50 @@ static void dynamic_keys_make_classes_and_go_away(void **state)
 	free(o);
 }
 
+/* Tracked but never checked; and lockdep_off() stops the tracking. */
+static void novalidate_and_off_silence_the_checks(void **state)
+{
+	spinlock_t locks[2];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		spin_lock_init(&locks[i]);
+		lockdep_set_novalidate_class(&locks[i]);
+	}
+	spin_lock(&locks[0]);
+	spin_lock(&locks[1]); /* one class twice: not checked */
+	assert_int_equal(lockdep_depth(current), 2);
+	assert_true(lockdep_is_held(&locks[1]));
+	spin_unlock(&locks[1]);
+	spin_unlock(&locks[0]);
+	dev_init(&dev);
+	lockdep_off();
+	order_ab(&dev);
+	order_ba(&dev);
+	assert_int_equal(lockdep_depth(current), 0);
+	lockdep_on();
+	assert_int_equal(captured.nr, 0);
+	order_ab(&dev); /* on again: a -> b recorded ... */
+	order_ba(&dev); /* ... and b -> a found against it */
+	assert_int_equal(captured.nr, 1);
+}
+
+/* might_lock_read(): a read dependency, taken and dropped. */
+static void might_lock_read_is_a_read(void **state)
+{
+	(void)state;
+	dev_init(&dev);
+	down_write(&dev.sem);
+	mutex_lock(&dev.m);
+	mutex_unlock(&dev.m);
+	up_write(&dev.sem);
+	mutex_lock(&dev.m);
+	might_lock_read(&dev.sem);
+	mutex_unlock(&dev.m);
+	assert_int_equal(captured.nr, 1);
+	assert_line("^  rlock\\(&d->sem\\);$");
+}
+
 /* ---- after the first report ---- */
 
 static void the_first_report_turns_lockdep_off(void **state)
@@ -768,6 +812,8 @@ int main(void)
 		T(assertions_work_for_every_lock_type),
 		T(names_follow_the_kernel),
 		T(dynamic_keys_make_classes_and_go_away),
+		T(novalidate_and_off_silence_the_checks),
+		T(might_lock_read_is_a_read),
 		T(the_first_report_turns_lockdep_off),
 		T(keep_going_reports_each_problem_once),
 		T(stats_count_classes_dependencies_and_chains),
