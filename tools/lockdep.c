@@ -52,7 +52,8 @@ static void dev_init(struct dev *dev)
 	rwlock_init(&dev->rw);
 }
 
-static void take_two(spinlock_t *first, spinlock_t *second)
+static __attribute__((noinline)) void take_two(spinlock_t *first,
+					       spinlock_t *second)
 {
 	spin_lock(first);
 	spin_lock(second);

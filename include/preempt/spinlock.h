@@ -321,7 +321,7 @@ static __always_inline bool pk_spin_rt(void)
  * Non-rt: as raw_spin_lock().  rt: may sleep (priority inheritance),
  * preemptible but pinned to the CPU (migrate_disable()).
  */
-static inline void spin_lock(spinlock_t *lock)
+static __always_inline void spin_lock(spinlock_t *lock)
 {
 	if (pk_spin_rt())
 		pk_spin_lock_rt(lock);
@@ -351,7 +351,7 @@ unsigned long pk_spin_lock_nested(spinlock_t *lock, unsigned int sub,
 	((void)pk_spin_lock_nested(lock, 0, &(nest)->dep_map, 0))
 
 /** spin_unlock() - release @lock; undoes what its spin_lock() did. */
-static inline void spin_unlock(spinlock_t *lock)
+static __always_inline void spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(lock->rt_held))
 		pk_spin_unlock_rt(lock);
@@ -368,7 +368,7 @@ void spin_unlock_bh(spinlock_t *lock);
 void spin_lock_irq(spinlock_t *lock);
 /** spin_unlock_irq() - release and enable interrupts (non-rt). */
 void spin_unlock_irq(spinlock_t *lock);
-static inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
+static __always_inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags;
 
@@ -378,8 +378,8 @@ static inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
 	return flags;
 }
 
-static inline void __pk_spin_unlock_irqrestore(spinlock_t *lock,
-					       unsigned long flags)
+static __always_inline void __pk_spin_unlock_irqrestore(spinlock_t *lock,
+							unsigned long flags)
 {
 	if (unlikely(lock->rt_held))
 		pk_spin_unlock_irqrestore(lock, flags);
