@@ -17,6 +17,7 @@ int cmd_audit(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
+int cmd_lockdep(int argc, char **argv);
 int cmd_tour(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_torture(int argc, char **argv);

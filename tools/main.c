@@ -17,6 +17,7 @@ static const struct command {
 	{"demo", cmd_demo, "every model under one workload, one table"},
 	{"decode", cmd_decode, "explain preempt_count values or kernel logs"},
 	{"latency", cmd_latency, "cyclictest inside the machine"},
+	{"lockdep", cmd_lockdep, "the lock validator's statistics and reports"},
 	{"tour", cmd_tour, "walk the context transitions, word by word"},
 	{"trace", cmd_trace, "latency tracers (irqsoff, preemptoff, ...)"},
 	{"torture", cmd_torture, "a long randomized run, every count checked"},

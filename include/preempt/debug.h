@@ -112,6 +112,7 @@ enum pk_report_kind {
 	PK_REPORT_SOFTIRQ,	 /* softirq handler leaked count */
 	PK_REPORT_RCU,		 /* suspicious RCU usage (lockdep-RCU) */
 	PK_REPORT_RCU_STALL,	 /* RCU CPU stall warning */
+	PK_REPORT_LOCKDEP,	 /* the lock validator (lockdep.h) */
 	PK_REPORT_NR,
 };
 

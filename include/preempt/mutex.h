@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include <preempt/lockdep.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 
@@ -34,6 +35,7 @@ struct mutex {
 	wait_queue_head_t wait;
 	int pk_recursion; /* debug: self-deadlocks reported and let through */
 	struct list_head pk_held_node; /* debug: on owner->pk_held_mutexes */
+	struct lockdep_map dep_map;
 };
 
 #define __MUTEX_INITIALIZER(name)                                              \
@@ -42,12 +44,23 @@ struct mutex {
 		.wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).wait),            \
 		.pk_recursion = 0,                                             \
 		.pk_held_node = LIST_HEAD_INIT((name).pk_held_node),           \
+		.dep_map = PK_DEP_MAP_INIT(#name, LD_WAIT_SLEEP),              \
 	}
 /** DEFINE_MUTEX() - define an unlocked mutex named @name. */
 #define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
 
-/** mutex_init() - initialize @lock, unlocked.  Any context. */
-void mutex_init(struct mutex *lock);
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key);
+/**
+ * mutex_init() - initialize @lock, unlocked; its lock class is the call
+ * site's.  Any context.
+ */
+#define mutex_init(lock)                                                       \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__mutex_init((lock), PK_LOCKDEP_NAME(#lock),                   \
+			     PK_LOCKDEP_KEYP(__key));                          \
+	} while (0)
 
 /**
  * mutex_lock() - take @lock, sleeping while another task holds it
@@ -70,6 +83,18 @@ int mutex_lock_interruptible(struct mutex *lock);
  * 1 if taken, 0 if it is held (by the caller too).
  */
 int mutex_trylock(struct mutex *lock);
+
+/**
+ * mutex_lock_nested() - mutex_lock() of a second mutex of a class already
+ * held, at nesting level @subclass.  Task context.
+ */
+void mutex_lock_nested(struct mutex *lock, unsigned int subclass);
+/** mutex_lock_interruptible_nested() - the same, interruptible. */
+int mutex_lock_interruptible_nested(struct mutex *lock, unsigned int subclass);
+void pk_mutex_lock_nest_lock(struct mutex *lock, struct lockdep_map *nest);
+/** mutex_lock_nest_lock() - one of many of a class, all under @nest. */
+#define mutex_lock_nest_lock(lock, nest)                                       \
+	pk_mutex_lock_nest_lock(lock, &(nest)->dep_map)
 
 /**
  * mutex_unlock() - release @lock and wake one waiter

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <preempt/list.h>
+#include <preempt/lockdep_types.h>
 #include <preempt/sched.h>
 
 /*
@@ -33,6 +34,7 @@ struct rt_mutex {
 	struct list_head waiters;
 	struct list_head pi_node;
 	unsigned int depth;
+	struct lockdep_map dep_map; /* not validated yet: the owner is */
 };
 
 #define __RT_MUTEX_INITIALIZER(name)                                           \

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include <preempt/lockdep.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 
@@ -29,6 +30,7 @@ struct rw_semaphore {
 	int writers_waiting;	   /* while non-zero, new readers wait */
 	struct task_struct *owner; /* the writer inside, NULL otherwise */
 	wait_queue_head_t read_wait, write_wait;
+	struct lockdep_map dep_map;
 };
 
 #define __RWSEM_INITIALIZER(name)                                              \
@@ -37,12 +39,33 @@ struct rw_semaphore {
 		.read_wait = __WAIT_QUEUE_HEAD_INITIALIZER((name).read_wait),  \
 		.write_wait =                                                  \
 			__WAIT_QUEUE_HEAD_INITIALIZER((name).write_wait),      \
+		.dep_map = PK_DEP_MAP_INIT(#name, LD_WAIT_SLEEP),              \
 	}
 /** DECLARE_RWSEM() - define an unlocked rw_semaphore named @name. */
 #define DECLARE_RWSEM(name) struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
-/** init_rwsem() - initialize @sem, unlocked.  Any context. */
-void init_rwsem(struct rw_semaphore *sem);
+void __init_rwsem(struct rw_semaphore *sem, const char *name,
+		  struct lock_class_key *key);
+/**
+ * init_rwsem() - initialize @sem, unlocked; its lock class is the call
+ * site's.  Any context.
+ */
+#define init_rwsem(sem)                                                        \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__init_rwsem((sem), PK_LOCKDEP_NAME(#sem),                     \
+			     PK_LOCKDEP_KEYP(__key));                          \
+	} while (0)
+
+/** down_read_nested() - down_read() at nesting level @subclass. */
+void down_read_nested(struct rw_semaphore *sem, int subclass);
+/** down_write_nested() - down_write() at nesting level @subclass. */
+void down_write_nested(struct rw_semaphore *sem, int subclass);
+void pk_down_write_nest_lock(struct rw_semaphore *sem,
+			     struct lockdep_map *nest);
+/** down_write_nest_lock() - one of many of a class, all under @nest. */
+#define down_write_nest_lock(sem, nest)                                        \
+	pk_down_write_nest_lock(sem, &(nest)->dep_map)
 
 /**
  * down_read() - enter @sem as a reader, sleeping while a writer is inside

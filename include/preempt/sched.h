@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <preempt/debug.h>
 #include <preempt/list.h>
+#include <preempt/lockdep_types.h>
 #include <preempt/preempt.h>
 
 /* ---- tasks ---- */
@@ -101,6 +102,12 @@ struct task_struct {
 	void *pk_held_locks[8]; /* debug: locks held, for the exit check */
 	int pk_nr_held;
 	struct list_head pk_held_mutexes; /* debug: mutexes held (mutex.c) */
+	/* lockdep (src/locking/lockdep.c): the locks held, in order, with
+	 * those of interrupt handlers that ran on top of the task. */
+	int lockdep_depth;
+	int lockdep_recursion; /* lockdep_off() depth */
+	uint64_t curr_chain_key;
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
 	void *pk_stack; /* the port layer's stack and saved context */
 	void *pk_ctx;
 	int pagefault_disabled; /* pagefault_disable() depth (uaccess.h) */

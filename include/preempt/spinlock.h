@@ -28,6 +28,7 @@
 
 #include <preempt/bottom_half.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
 #include <preempt/preempt.h>
 #include <preempt/rtmutex.h>
 
@@ -49,23 +50,42 @@ typedef struct raw_spinlock {
 	void *owner_task; /* debug: who holds it */
 	int owner_cpu;
 	int recursion; /* debug: self-deadlocks reported and let through */
+	struct lockdep_map dep_map;
 } raw_spinlock_t;
 
-#define __RAW_SPIN_LOCK_UNLOCKED(name)                                         \
+#define __PK_RAW_SPIN_LOCK_INIT(name, wait)                                    \
 	{                                                                      \
-		.val = 0, .magic = SPINLOCK_MAGIC, .owner_cpu = -1             \
+		.val = 0, .magic = SPINLOCK_MAGIC, .owner_cpu = -1,            \
+		.dep_map = PK_DEP_MAP_INIT(name, wait)                         \
 	}
+#define __RAW_SPIN_LOCK_UNLOCKED(name)                                         \
+	__PK_RAW_SPIN_LOCK_INIT(#name, LD_WAIT_SPIN)
 #define DEFINE_RAW_SPINLOCK(name)                                              \
 	raw_spinlock_t name = __RAW_SPIN_LOCK_UNLOCKED(name)
 
-/** raw_spin_lock_init() - initialize @lock, unlocked.  Any context. */
-static inline void raw_spin_lock_init(raw_spinlock_t *lock)
+static inline void __raw_spin_lock_init(raw_spinlock_t *lock, const char *name,
+					struct lock_class_key *key, int wait)
 {
-	*lock = (raw_spinlock_t)__RAW_SPIN_LOCK_UNLOCKED(*lock);
+	*lock = (raw_spinlock_t)__PK_RAW_SPIN_LOCK_INIT(NULL, LD_WAIT_INV);
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, wait);
 }
+
+/**
+ * raw_spin_lock_init() - initialize @lock, unlocked, its lock class the
+ * call site's (named by the expression, as "&dev->lock").  Any context.
+ */
+#define raw_spin_lock_init(lock)                                               \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__raw_spin_lock_init((lock), PK_LOCKDEP_NAME(#lock),           \
+				     PK_LOCKDEP_KEYP(__key), LD_WAIT_SPIN);    \
+	} while (0)
 
 void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket);
 void pk_raw_spin_lock_debug(raw_spinlock_t *lock);
+/* The same, with the validator's nesting annotation and caller. */
+void pk_raw_spin_lock_debug_nested(raw_spinlock_t *lock, unsigned int sub,
+				   struct lockdep_map *nest, unsigned long ip);
 int pk_raw_spin_trylock_debug(raw_spinlock_t *lock);
 /* Returns false when the unlock was refused (the lock was not held). */
 bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock);
@@ -106,6 +126,16 @@ static __always_inline void do_raw_spin_lock(raw_spinlock_t *lock)
 		arch_spin_lock(lock);
 }
 
+static __always_inline void do_raw_spin_lock_nested(raw_spinlock_t *lock,
+						    unsigned int sub,
+						    struct lockdep_map *nest)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		pk_raw_spin_lock_debug_nested(lock, sub, nest, _THIS_IP_);
+	else
+		arch_spin_lock(lock);
+}
+
 static __always_inline bool do_raw_spin_unlock(raw_spinlock_t *lock)
 {
 	if (CONFIG_DEBUG_SPINLOCK)
@@ -139,6 +169,32 @@ static __always_inline void raw_spin_lock(raw_spinlock_t *lock)
 	preempt_disable();
 	do_raw_spin_lock(lock);
 }
+
+/**
+ * raw_spin_lock_nested() - raw_spin_lock() of a second lock of a class
+ * already held, at nesting level @sub (SINGLE_DEPTH_NESTING ...), so the
+ * validator sees an order, not a recursion.  Any context.
+ */
+#define raw_spin_lock_nested(lock, sub)                                        \
+	do {                                                                   \
+		preempt_disable();                                             \
+		do_raw_spin_lock_nested(lock, sub, NULL);                      \
+	} while (0)
+/** raw_spin_lock_irqsave_nested() - the same with interrupts saved off. */
+#define raw_spin_lock_irqsave_nested(lock, flags, sub)                         \
+	do {                                                                   \
+		local_irq_save(flags);                                         \
+		raw_spin_lock_nested(lock, sub);                               \
+	} while (0)
+/**
+ * raw_spin_lock_nest_lock() - take @lock, one of many of its class all
+ * taken under the held lock @nest (which orders them).
+ */
+#define raw_spin_lock_nest_lock(lock, nest)                                    \
+	do {                                                                   \
+		preempt_disable();                                             \
+		do_raw_spin_lock_nested(lock, 0, &(nest)->dep_map);            \
+	} while (0)
 
 /** raw_spin_unlock() - release @lock.  A preemption point. */
 static __always_inline void raw_spin_unlock(raw_spinlock_t *lock)
@@ -203,15 +259,23 @@ static __always_inline void raw_spin_unlock_bh(raw_spinlock_t *lock)
 
 /* ---- spinlock_t: a raw lock, or under rt a sleeping rt_mutex ---- */
 
+/* dep_map is the raw lock's: both ways of holding it are one class. */
+#define PK_DEP_MAP_OFFSET __builtin_offsetof(raw_spinlock_t, dep_map)
 typedef struct spinlock {
-	raw_spinlock_t rlock;
+	union {
+		raw_spinlock_t rlock;
+		struct {
+			char __pad[PK_DEP_MAP_OFFSET];
+			struct lockdep_map dep_map;
+		};
+	};
 	struct rt_mutex rtm;
 	int rt_held; /* this hold went the rt way (decided at lock time) */
 } spinlock_t;
 
 #define __SPIN_LOCK_UNLOCKED(name)                                             \
 	{                                                                      \
-		.rlock = __RAW_SPIN_LOCK_UNLOCKED(name.rlock),                 \
+		.rlock = __PK_RAW_SPIN_LOCK_INIT(#name, LD_WAIT_CONFIG),       \
 		.rtm = __RT_MUTEX_INITIALIZER(name.rtm)                        \
 	}
 #define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
@@ -222,8 +286,18 @@ typedef struct spinlock {
  */
 bool pk_spinlocks_sleep(void);
 
-/** spin_lock_init() - initialize @lock, unlocked.  Any context. */
-void spin_lock_init(spinlock_t *lock);
+void __spin_lock_init(spinlock_t *lock, const char *name,
+		      struct lock_class_key *key);
+/**
+ * spin_lock_init() - initialize @lock, unlocked; its lock class is the
+ * call site's.  Any context.
+ */
+#define spin_lock_init(lock)                                                   \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__spin_lock_init((lock), PK_LOCKDEP_NAME(#lock),               \
+				 PK_LOCKDEP_KEYP(__key));                      \
+	} while (0)
 
 /* Set while a machine booted rt runs (sched.h: pk_machine_rt()). */
 extern int pk_rt_machine_running;
@@ -247,7 +321,7 @@ static __always_inline bool pk_spin_rt(void)
  * Non-rt: as raw_spin_lock().  rt: may sleep (priority inheritance),
  * preemptible but pinned to the CPU (migrate_disable()).
  */
-static inline void spin_lock(spinlock_t *lock)
+static __always_inline void spin_lock(spinlock_t *lock)
 {
 	if (pk_spin_rt())
 		pk_spin_lock_rt(lock);
@@ -255,8 +329,29 @@ static inline void spin_lock(spinlock_t *lock)
 		raw_spin_lock(&lock->rlock);
 }
 
+/*
+ * The nested forms (@how: 0 plain, 1 bh, 2 irqsave; returns the flags):
+ * rare enough to live out of line.
+ */
+unsigned long pk_spin_lock_nested(spinlock_t *lock, unsigned int sub,
+				  struct lockdep_map *nest, int how);
+/** spin_lock_nested() - spin_lock() at nesting level @sub of its class. */
+#define spin_lock_nested(lock, sub)                                            \
+	((void)pk_spin_lock_nested(lock, sub, NULL, 0))
+/** spin_lock_bh_nested() - spin_lock_bh() at nesting level @sub. */
+#define spin_lock_bh_nested(lock, sub)                                         \
+	((void)pk_spin_lock_nested(lock, sub, NULL, 1))
+/** spin_lock_irqsave_nested() - spin_lock_irqsave() at level @sub. */
+#define spin_lock_irqsave_nested(lock, flags, sub)                             \
+	do {                                                                   \
+		(flags) = pk_spin_lock_nested(lock, sub, NULL, 2);             \
+	} while (0)
+/** spin_lock_nest_lock() - spin_lock() of one of a class held under @nest. */
+#define spin_lock_nest_lock(lock, nest)                                        \
+	((void)pk_spin_lock_nested(lock, 0, &(nest)->dep_map, 0))
+
 /** spin_unlock() - release @lock; undoes what its spin_lock() did. */
-static inline void spin_unlock(spinlock_t *lock)
+static __always_inline void spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(lock->rt_held))
 		pk_spin_unlock_rt(lock);
@@ -273,7 +368,7 @@ void spin_unlock_bh(spinlock_t *lock);
 void spin_lock_irq(spinlock_t *lock);
 /** spin_unlock_irq() - release and enable interrupts (non-rt). */
 void spin_unlock_irq(spinlock_t *lock);
-static inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
+static __always_inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags;
 
@@ -283,8 +378,8 @@ static inline unsigned long __pk_spin_lock_irqsave(spinlock_t *lock)
 	return flags;
 }
 
-static inline void __pk_spin_unlock_irqrestore(spinlock_t *lock,
-					       unsigned long flags)
+static __always_inline void __pk_spin_unlock_irqrestore(spinlock_t *lock,
+							unsigned long flags)
 {
 	if (unlikely(lock->rt_held))
 		pk_spin_unlock_irqrestore(lock, flags);
@@ -312,8 +407,6 @@ bool pk_spin_lock_held(spinlock_t *lock);
 
 /** assert_spin_locked() - warn once unless @lock is held (by anyone). */
 #define assert_spin_locked(lock) WARN_ON_ONCE(!spin_is_locked(lock))
-/** lockdep_assert_held() - warn once unless the caller holds @lock. */
-#define lockdep_assert_held(lock) WARN_ON_ONCE(!pk_spin_lock_held(lock))
 
 /** spin_trylock_bh() - spin_lock_bh() if free; 1 on success. */
 int spin_trylock_bh(spinlock_t *lock);
@@ -336,15 +429,25 @@ typedef struct {
 	struct rt_mutex rtm;
 	struct task_struct *rt_writer; /* waiting for the readers to leave */
 	int rt_wait_lock; /* raw: the last reader's wake-up of rt_writer */
+	struct lockdep_map dep_map;
 } rwlock_t;
 
 #define __RW_LOCK_UNLOCKED(name)                                               \
 	{                                                                      \
-		.cnt = 0, .rtm = __RT_MUTEX_INITIALIZER(name.rtm)              \
+		.cnt = 0, .rtm = __RT_MUTEX_INITIALIZER(name.rtm),             \
+		.dep_map = PK_DEP_MAP_INIT(#name, LD_WAIT_CONFIG)              \
 	}
 #define DEFINE_RWLOCK(name) rwlock_t name = __RW_LOCK_UNLOCKED(name)
 
-void rwlock_init(rwlock_t *lock);
+void __rwlock_init(rwlock_t *lock, const char *name,
+		   struct lock_class_key *key);
+/** rwlock_init() - initialize @lock; its class is the call site's. */
+#define rwlock_init(lock)                                                      \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__rwlock_init((lock), PK_LOCKDEP_NAME(#lock),                  \
+			      PK_LOCKDEP_KEYP(__key));                         \
+	} while (0)
 /**
  * read_lock() - shared hold; readers run together in every model.  Under
  * rt a reader sleeps only behind a writer (whom it does not boost, as in

@@ -37,6 +37,7 @@ static const char *const kind_names[PK_REPORT_NR] = {
 	[PK_REPORT_SOFTIRQ] = "softirq",
 	[PK_REPORT_RCU] = "rcu",
 	[PK_REPORT_RCU_STALL] = "rcu_stall",
+	[PK_REPORT_LOCKDEP] = "lockdep",
 };
 
 const char *pk_report_kind_str(enum pk_report_kind kind)

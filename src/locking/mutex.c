@@ -109,12 +109,19 @@ bool pk_lock_handoff(wait_queue_head_t *wq, bool only_starved,
 
 /* ---- mutexes ---- */
 
-void mutex_init(struct mutex *lock)
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key)
 {
 	lock->owner = NULL;
 	init_waitqueue_head(&lock->wait);
 	lock->pk_recursion = 0;
 	INIT_LIST_HEAD(&lock->pk_held_node);
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
+}
+
+bool pk_mutex_owned(struct mutex *lock)
+{
+	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) == current;
 }
 
 /* Sequentially consistent: the waiter's side of pk_lock_has_waiters(). */
@@ -268,22 +275,49 @@ static inline bool mutex_unlock_checks(struct mutex *lock)
 }
 #endif
 
-void mutex_lock(struct mutex *lock)
+static void mutex_lock_common(struct mutex *lock, unsigned int sub,
+			      struct lockdep_map *nest, unsigned long ip)
 {
 	might_sleep();
 	if (likely(mutex_acquire(lock))) {
+		lock_acquire(&lock->dep_map, sub, 0, 0, 1, nest, ip);
 		mutex_note_held(lock);
 		return;
 	}
 	if (mutex_self_deadlock(lock))
 		return;
+	/* Before sleeping: an order that can deadlock is reported first. */
+	lock_acquire(&lock->dep_map, sub, 0, 0, 1, nest, ip);
 	pk_lock_wait(&lock->wait, mutex_acquire_cb, lock, PK_LOCK_WAIT_FOREVER);
 	mutex_note_held(lock);
 }
 
+#define RET_IP ((unsigned long)__builtin_return_address(0))
+
+void mutex_lock(struct mutex *lock)
+{
+	mutex_lock_common(lock, 0, NULL, RET_IP);
+}
+
+void mutex_lock_nested(struct mutex *lock, unsigned int subclass)
+{
+	mutex_lock_common(lock, subclass, NULL, RET_IP);
+}
+
+void pk_mutex_lock_nest_lock(struct mutex *lock, struct lockdep_map *nest)
+{
+	mutex_lock_common(lock, 0, nest, RET_IP);
+}
+
 int mutex_lock_interruptible(struct mutex *lock)
 {
-	mutex_lock(lock);
+	mutex_lock_common(lock, 0, NULL, RET_IP);
+	return 0;
+}
+
+int mutex_lock_interruptible_nested(struct mutex *lock, unsigned int subclass)
+{
+	mutex_lock_common(lock, subclass, NULL, RET_IP);
 	return 0;
 }
 
@@ -291,6 +325,7 @@ int mutex_trylock(struct mutex *lock)
 {
 	if (!mutex_acquire(lock))
 		return 0;
+	lock_acquire(&lock->dep_map, 0, 1, 0, 1, NULL, RET_IP);
 	mutex_note_held(lock);
 	return 1;
 }
@@ -299,6 +334,17 @@ void mutex_unlock(struct mutex *lock)
 {
 	if (!mutex_unlock_checks(lock))
 		return;
+	/* A wrong-owner release was reported above; the owner's record
+	 * goes when it exits. */
+	if (CONFIG_LOCKDEP) {
+		struct task_struct *owner =
+			__atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+
+		if (owner == current)
+			lock_release(&lock->dep_map, RET_IP);
+		else
+			pk_lockdep_release_task(owner, &lock->dep_map);
+	}
 	mutex_note_released(lock);
 	/* Never free between us and a starved waiter: no one can steal it. */
 	if (pk_lock_has_waiters(&lock->wait) &&

@@ -322,12 +322,18 @@ static void rt_mutex_unlock_slow(struct rt_mutex *lock, struct task_struct *me)
 
 /* ---- the API ---- */
 
+bool pk_rt_mutex_owned(struct rt_mutex *lock)
+{
+	return rt_mutex_owner(lock) == current;
+}
+
 void rt_mutex_init(struct rt_mutex *lock)
 {
 	lock->owner = 0;
 	INIT_LIST_HEAD(&lock->waiters);
 	INIT_LIST_HEAD(&lock->pi_node);
 	lock->depth = 0;
+	lock->dep_map = (struct lockdep_map){0}; /* its owner is checked */
 }
 
 static bool rt_mutex_cmpxchg_acquire(struct rt_mutex *lock,

@@ -9,13 +9,28 @@
 #include <preempt/mutex.h>
 #include <preempt/rwsem.h>
 
-void init_rwsem(struct rw_semaphore *sem)
+#define RET_IP ((unsigned long)__builtin_return_address(0))
+
+void __init_rwsem(struct rw_semaphore *sem, const char *name,
+		  struct lock_class_key *key)
 {
 	sem->count = 0;
 	sem->writers_waiting = 0;
 	sem->owner = NULL;
 	init_waitqueue_head(&sem->read_wait);
 	init_waitqueue_head(&sem->write_wait);
+	lockdep_init_map_wait(&sem->dep_map, name, key, 0, LD_WAIT_SLEEP);
+}
+
+bool pk_rwsem_owned(struct rw_semaphore *sem, int read)
+{
+	long count = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+
+	if (read == 1)
+		return count > 0;
+	if (read == 0)
+		return count == RWSEM_WRITER_LOCKED && sem->owner == current;
+	return count > 0 || sem->owner == current;
 }
 
 /* ---- readers ---- */
@@ -40,17 +55,34 @@ static bool read_enter_cb(void *sem)
 	return read_enter(sem);
 }
 
-void down_read(struct rw_semaphore *sem)
+static void down_read_common(struct rw_semaphore *sem, int sub,
+			     unsigned long ip)
 {
 	might_sleep();
+	/* A reader is not recursive: a writer queued between two read
+	 * holds of one task deadlocks them. */
+	lock_acquire(&sem->dep_map, (unsigned int)sub, 0, 1, 1, NULL, ip);
 	if (!read_enter(sem))
 		pk_lock_wait(&sem->read_wait, read_enter_cb, sem,
 			     PK_LOCK_WAIT_FOREVER);
 }
 
+void down_read(struct rw_semaphore *sem)
+{
+	down_read_common(sem, 0, RET_IP);
+}
+
+void down_read_nested(struct rw_semaphore *sem, int subclass)
+{
+	down_read_common(sem, subclass, RET_IP);
+}
+
 int down_read_trylock(struct rw_semaphore *sem)
 {
-	return read_enter(sem);
+	if (!read_enter(sem))
+		return 0;
+	lock_acquire(&sem->dep_map, 0, 1, 1, 1, NULL, RET_IP);
+	return 1;
 }
 
 void up_read(struct rw_semaphore *sem)
@@ -62,6 +94,7 @@ void up_read(struct rw_semaphore *sem)
 		      "not read-locked\n",
 		      current->comm, task_pid_nr(current), (void *)sem))
 		return;
+	lock_release(&sem->dep_map, RET_IP);
 	if (__atomic_sub_fetch(&sem->count, 1, __ATOMIC_RELEASE) == 0 &&
 	    pk_lock_has_waiters(&sem->write_wait))
 		pk_lock_wake_one(&sem->write_wait);
@@ -86,9 +119,11 @@ static bool write_enter_cb(void *sem)
 	return write_enter(sem);
 }
 
-void down_write(struct rw_semaphore *sem)
+static void down_write_common(struct rw_semaphore *sem, int sub,
+			      struct lockdep_map *nest, unsigned long ip)
 {
 	might_sleep();
+	lock_acquire(&sem->dep_map, (unsigned int)sub, 0, 0, 1, nest, ip);
 	if (write_enter(sem))
 		return;
 	__atomic_add_fetch(&sem->writers_waiting, 1, __ATOMIC_SEQ_CST);
@@ -98,9 +133,27 @@ void down_write(struct rw_semaphore *sem)
 	__atomic_sub_fetch(&sem->writers_waiting, 1, __ATOMIC_RELAXED);
 }
 
+void down_write(struct rw_semaphore *sem)
+{
+	down_write_common(sem, 0, NULL, RET_IP);
+}
+
+void down_write_nested(struct rw_semaphore *sem, int subclass)
+{
+	down_write_common(sem, subclass, NULL, RET_IP);
+}
+
+void pk_down_write_nest_lock(struct rw_semaphore *sem, struct lockdep_map *nest)
+{
+	down_write_common(sem, 0, nest, RET_IP);
+}
+
 int down_write_trylock(struct rw_semaphore *sem)
 {
-	return write_enter(sem);
+	if (!write_enter(sem))
+		return 0;
+	lock_acquire(&sem->dep_map, 0, 1, 0, 1, NULL, RET_IP);
+	return 1;
 }
 
 /* Reports misuse; returns false when the caller holds no write lock. */
@@ -138,6 +191,10 @@ void up_write(struct rw_semaphore *sem)
 {
 	if (!write_release_checks(sem))
 		return;
+	if (!CONFIG_DEBUG_RWSEMS || sem->owner == current)
+		lock_release(&sem->dep_map, RET_IP);
+	else
+		pk_lockdep_release_task(sem->owner, &sem->dep_map);
 	__atomic_store_n(&sem->owner, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&sem->count, 0, __ATOMIC_RELEASE);
 	/* Readers would only queue again behind a waiting writer. */
@@ -152,6 +209,7 @@ void downgrade_write(struct rw_semaphore *sem)
 {
 	if (!write_release_checks(sem))
 		return;
+	lock_downgrade(&sem->dep_map, RET_IP);
 	__atomic_store_n(&sem->owner, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&sem->count, 1, __ATOMIC_RELEASE);
 	wake_readers(sem);

@@ -19,6 +19,7 @@
 #include "../sched/sched_internal.h"
 
 #define SPINS_BEFORE_YIELD 256
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 
 /* One round of waiting: the holder's vCPU thread may be off the host CPU. */
 static void spin_backoff(int spins)
@@ -107,7 +108,8 @@ static void note_owner(raw_spinlock_t *lock)
 	held_push(lock);
 }
 
-void pk_raw_spin_lock_debug(raw_spinlock_t *lock)
+void pk_raw_spin_lock_debug_nested(raw_spinlock_t *lock, unsigned int sub,
+				   struct lockdep_map *nest, unsigned long ip)
 {
 	/* Zero is a static, never-initialized lock: fine in user space. */
 	if (unlikely(lock->magic != SPINLOCK_MAGIC && lock->magic))
@@ -118,14 +120,24 @@ void pk_raw_spin_lock_debug(raw_spinlock_t *lock)
 		lock->recursion++;
 		return;
 	}
+	/* Before spinning, so an order that can deadlock is reported first. */
+	lock_acquire(&lock->dep_map, sub, 0, 0, 1, nest, ip);
 	arch_spin_lock(lock);
 	note_owner(lock);
+}
+
+void pk_raw_spin_lock_debug(raw_spinlock_t *lock)
+{
+	pk_raw_spin_lock_debug_nested(
+		lock, 0, NULL, (unsigned long)__builtin_return_address(0));
 }
 
 int pk_raw_spin_trylock_debug(raw_spinlock_t *lock)
 {
 	if (!arch_spin_trylock(lock))
 		return 0;
+	lock_acquire(&lock->dep_map, 0, 1, 0, 1, NULL,
+		     (unsigned long)__builtin_return_address(0));
 	note_owner(lock);
 	return 1;
 }
@@ -143,10 +155,13 @@ bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock)
 		return false; /* nothing was taken: undo nothing */
 	}
 	owner = lock->owner_task;
-	if (unlikely(owner != current))
+	if (unlikely(owner != current)) {
 		spin_bug(lock, "wrong owner");
-	else
+	} else {
 		held_pop(lock);
+		lock_release(&lock->dep_map,
+			     (unsigned long)__builtin_return_address(0));
+	}
 	lock->owner_task = NULL;
 	lock->owner_cpu = -1;
 	arch_spin_unlock(lock);
@@ -163,9 +178,10 @@ bool pk_spinlocks_sleep(void)
 	return pk_machine_rt() && pk_on_machine_task() && !in_hardirq();
 }
 
-void spin_lock_init(spinlock_t *lock)
+void __spin_lock_init(spinlock_t *lock, const char *name,
+		      struct lock_class_key *key)
 {
-	raw_spin_lock_init(&lock->rlock);
+	__raw_spin_lock_init(&lock->rlock, name, key, LD_WAIT_CONFIG);
 	rt_mutex_init(&lock->rtm);
 	lock->rt_held = 0;
 }
@@ -192,7 +208,9 @@ static void rt_note_held(struct rt_mutex *rtm)
  * interrupt handler, a thread outside the machine) spins for it.  False
  * when no rt machine runs: the caller spins on the raw lock.
  */
-static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
+static bool rt_lock(struct rt_mutex *rtm, int *rt_held, struct lockdep_map *map,
+		    unsigned int sub, struct lockdep_map *nest,
+		    unsigned long ip)
 {
 	bool sleep;
 
@@ -205,6 +223,7 @@ static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
 		rt_mutex_lock(rtm);
 		return true;
 	}
+	lock_acquire(map, sub, 0, 0, 1, nest, ip);
 	if (sleep) {
 		migrate_disable();
 		pk_rt_mutex_lock_rtlock(rtm);
@@ -218,7 +237,8 @@ static bool rt_lock(struct rt_mutex *rtm, int *rt_held)
 	return true;
 }
 
-static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
+static bool rt_unlock(struct rt_mutex *rtm, int *rt_held,
+		      struct lockdep_map *map, unsigned long ip)
 {
 	int how = *rt_held;
 	bool outer = !rtm->depth;
@@ -234,6 +254,7 @@ static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
 		*rt_held = RT_HELD_NONE;
 		if (CONFIG_DEBUG_SPINLOCK)
 			held_pop(rtm);
+		lock_release(map, ip);
 	}
 	rt_mutex_unlock(rtm);
 	if (outer && how == RT_HELD_SLEEPING)
@@ -242,7 +263,8 @@ static bool rt_unlock(struct rt_mutex *rtm, int *rt_held)
 }
 
 /* rt_lock() without waiting: 1 taken, 0 busy, -1 no rt machine. */
-static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
+static int rt_trylock(struct rt_mutex *rtm, int *rt_held,
+		      struct lockdep_map *map, unsigned long ip)
 {
 	if (!pk_machine_rt())
 		return -1;
@@ -251,6 +273,7 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 			return 0;
 		*rt_held = RT_HELD_SPINNING;
 		rt_note_held(rtm);
+		lock_acquire(map, 0, 1, 0, 1, NULL, ip);
 		return 1;
 	}
 	migrate_disable();
@@ -259,6 +282,7 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 	if (pk_rt_mutex_trylock_any(rtm)) {
 		*rt_held = RT_HELD_SLEEPING;
 		rt_note_held(rtm);
+		lock_acquire(map, 0, 1, 0, 1, NULL, ip);
 		return 1;
 	}
 	migrate_enable();
@@ -267,19 +291,54 @@ static int rt_trylock(struct rt_mutex *rtm, int *rt_held)
 
 void pk_spin_lock_rt(spinlock_t *lock)
 {
-	if (!rt_lock(&lock->rtm, &lock->rt_held))
+	if (!rt_lock(&lock->rtm, &lock->rt_held, &lock->dep_map, 0, NULL,
+		     _RET_IP_))
 		raw_spin_lock(&lock->rlock);
 }
 
 void pk_spin_unlock_rt(spinlock_t *lock)
 {
-	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+	if (!rt_unlock(&lock->rtm, &lock->rt_held, &lock->dep_map, _RET_IP_))
 		raw_spin_unlock(&lock->rlock);
+}
+
+/* The raw half of the nested forms: the count as raw_spin_lock*() add. */
+static void raw_lock_nested(raw_spinlock_t *lock, unsigned int sub,
+			    struct lockdep_map *nest, unsigned long ip)
+{
+	if (CONFIG_DEBUG_SPINLOCK)
+		pk_raw_spin_lock_debug_nested(lock, sub, nest, ip);
+	else
+		arch_spin_lock(lock);
+}
+
+unsigned long pk_spin_lock_nested(spinlock_t *lock, unsigned int sub,
+				  struct lockdep_map *nest, int how)
+{
+	unsigned long flags = 0;
+
+	if (pk_machine_rt()) {
+		if (how == 1)
+			local_bh_disable();
+		local_save_flags(flags);
+		rt_lock(&lock->rtm, &lock->rt_held, &lock->dep_map, sub, nest,
+			_RET_IP_);
+		return flags;
+	}
+	if (how == 1)
+		__local_bh_disable_ip(_RET_IP_, SOFTIRQ_LOCK_OFFSET);
+	else if (how == 2)
+		local_irq_save(flags);
+	if (how != 1)
+		preempt_disable();
+	raw_lock_nested(&lock->rlock, sub, nest, _RET_IP_);
+	return flags;
 }
 
 int spin_trylock(spinlock_t *lock)
 {
-	int ret = rt_trylock(&lock->rtm, &lock->rt_held);
+	int ret = rt_trylock(&lock->rtm, &lock->rt_held, &lock->dep_map,
+			     _RET_IP_);
 
 	return ret >= 0 ? ret : raw_spin_trylock(&lock->rlock);
 }
@@ -308,13 +367,14 @@ void spin_unlock_bh(spinlock_t *lock)
 void spin_lock_irq(spinlock_t *lock)
 {
 	/* rt: interrupts stay enabled, handlers run in threads anyway. */
-	if (!rt_lock(&lock->rtm, &lock->rt_held))
+	if (!rt_lock(&lock->rtm, &lock->rt_held, &lock->dep_map, 0, NULL,
+		     _RET_IP_))
 		raw_spin_lock_irq(&lock->rlock);
 }
 
 void spin_unlock_irq(spinlock_t *lock)
 {
-	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+	if (!rt_unlock(&lock->rtm, &lock->rt_held, &lock->dep_map, _RET_IP_))
 		raw_spin_unlock_irq(&lock->rlock);
 }
 
@@ -322,7 +382,8 @@ unsigned long pk_spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags;
 
-	if (rt_lock(&lock->rtm, &lock->rt_held)) {
+	if (rt_lock(&lock->rtm, &lock->rt_held, &lock->dep_map, 0, NULL,
+		    _RET_IP_)) {
 		local_save_flags(flags);
 		return flags;
 	}
@@ -332,7 +393,7 @@ unsigned long pk_spin_lock_irqsave(spinlock_t *lock)
 
 void pk_spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-	if (!rt_unlock(&lock->rtm, &lock->rt_held))
+	if (!rt_unlock(&lock->rtm, &lock->rt_held, &lock->dep_map, _RET_IP_))
 		raw_spin_unlock_irqrestore(&lock->rlock, flags);
 }
 
@@ -345,12 +406,24 @@ bool spin_is_locked(spinlock_t *lock)
 
 /* ---- rwlock_t ---- */
 
-void rwlock_init(rwlock_t *lock)
+void __rwlock_init(rwlock_t *lock, const char *name, struct lock_class_key *key)
 {
 	lock->cnt = 0;
 	rt_mutex_init(&lock->rtm);
 	lock->rt_writer = NULL;
 	lock->rt_wait_lock = 0;
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_CONFIG);
+}
+
+/*
+ * A reader waits for no reader, but a queued writer makes a second read
+ * hold of a task wait for it: only in interrupt context, where readers
+ * are let in past a waiting writer, is a read lock recursive (Linux's
+ * queued rwlocks).
+ */
+static void rwlock_acquire_read(rwlock_t *lock, unsigned long ip)
+{
+	lock_acquire(&lock->dep_map, 0, 0, in_interrupt() ? 2 : 1, 1, NULL, ip);
 }
 
 /*
@@ -424,6 +497,7 @@ static void rt_read_unlock(rwlock_t *lock)
 		__atomic_add_fetch(&lock->cnt, 1, __ATOMIC_RELAXED);
 		return;
 	}
+	lock_release(&lock->dep_map, _RET_IP_);
 	if (v == -RW_WRITER_BIAS) {
 		/* Under the wait lock, so the writer cannot see the readers
 		 * gone, return and exit before its wake-up is done. */
@@ -469,6 +543,7 @@ static void rt_write_unlock(rwlock_t *lock)
 			      -RW_WRITER_BIAS,
 		      "write_unlock() of an rwlock not write-held"))
 		return;
+	lock_release(&lock->dep_map, _RET_IP_);
 	__atomic_add_fetch(&lock->cnt, RW_WRITER_BIAS, __ATOMIC_RELEASE);
 	rw_rtm_unlock(lock, pk_spinlocks_sleep());
 }
@@ -504,6 +579,7 @@ static void arch_read_unlock(rwlock_t *lock)
 	if (WARN_ONCE(__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) <= 0,
 		      "read_unlock() of an rwlock not read-held"))
 		return;
+	lock_release(&lock->dep_map, _RET_IP_);
 	__atomic_sub_fetch(&lock->cnt, 1, __ATOMIC_RELEASE);
 }
 
@@ -512,11 +588,13 @@ static void arch_write_unlock(rwlock_t *lock)
 	if (WARN_ONCE(__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != -1,
 		      "write_unlock() of an rwlock not write-held"))
 		return;
+	lock_release(&lock->dep_map, _RET_IP_);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 }
 
 void read_lock(rwlock_t *lock)
 {
+	rwlock_acquire_read(lock, _RET_IP_);
 	if (pk_machine_rt()) {
 		rt_read_lock(lock);
 		return;
@@ -537,6 +615,7 @@ void read_unlock(rwlock_t *lock)
 
 void write_lock(rwlock_t *lock)
 {
+	lock_acquire(&lock->dep_map, 0, 0, 0, 1, NULL, _RET_IP_);
 	if (pk_machine_rt()) {
 		rt_write_lock(lock);
 		return;

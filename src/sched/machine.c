@@ -319,6 +319,7 @@ static void report_exit_atomic(struct task_struct *p)
 }
 
 const struct pk_task_mutex_ops *pk_task_mutex_ops;
+bool (*pk_lockdep_exit_hook)(struct task_struct *p, const char *how);
 
 /*
  * lockdep's debug_check_no_locks_held(), from what the locks tracked:
@@ -349,14 +350,19 @@ static void exit_locks(struct task_struct *p)
 {
 	const struct pk_task_mutex_ops *ops =
 		__atomic_load_n(&pk_task_mutex_ops, __ATOMIC_ACQUIRE);
+	bool (*lockdep)(struct task_struct *, const char *) =
+		__atomic_load_n(&pk_lockdep_exit_hook, __ATOMIC_ACQUIRE);
 	void *mutexes[4];
 	int nr_mutexes = ops ? ops->held(p, mutexes, 4) : 0;
 
-	if (likely(!p->pk_nr_held && !nr_mutexes))
+	if (likely(!p->pk_nr_held && !nr_mutexes && !p->lockdep_depth))
 		return;
-	report_exit_locks(p, mutexes, nr_mutexes);
+	/* One report: lockdep's, naming each lock, when it tracked them. */
+	if (!(lockdep && lockdep(p, NULL)) && (p->pk_nr_held || nr_mutexes))
+		report_exit_locks(p, mutexes, nr_mutexes);
 	if (nr_mutexes)
 		ops->release(p);
+	p->lockdep_depth = 0;
 }
 
 /*

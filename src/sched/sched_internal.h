@@ -139,6 +139,12 @@ struct pk_task_mutex_ops {
 	void (*release)(struct task_struct *p);
 };
 extern const struct pk_task_mutex_ops *pk_task_mutex_ops;
+
+/*
+ * The lock validator's exit check (src/locking/lockdep.c installs it, a
+ * layer above): reports @p's held locks; true if it had any to report.
+ */
+extern bool (*pk_lockdep_exit_hook)(struct task_struct *p, const char *how);
 bool pk_host_park(long long deadline_ns);
 void pk_timers_run(struct rq *rq);
 void pk_hrtimers_run(struct rq *rq);

@@ -8,12 +8,11 @@
 #include <linux/types.h>
 #include <preempt/mutex.h>
 
-#define mutex_lock_nested(lock, sub) mutex_lock(lock)
-#define mutex_lock_interruptible_nested(lock, sub)                             \
-	mutex_lock_interruptible(lock)
+#define mutex_lock_killable_nested(lock, sub)                                  \
+	mutex_lock_interruptible_nested(lock, sub)
 #define mutex_lock_killable(lock) mutex_lock_interruptible(lock)
 #define mutex_lock_io(lock) mutex_lock(lock)
 #define mutex_destroy(lock) ((void)(lock))
-#define mutex_init_with_key(lock, key) mutex_init(lock)
+#define mutex_init_with_key(lock, key) __mutex_init(lock, #lock, key)
 
 #endif /* _LINUX_MUTEX_H */

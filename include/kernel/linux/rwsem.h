@@ -3,8 +3,6 @@
 #define _LINUX_RWSEM_H
 #include <linux/lockdep.h>
 #include <preempt/rwsem.h>
-#define down_read_nested(sem, sub) down_read(sem)
-#define down_write_nested(sem, sub) down_write(sem)
 #define down_read_killable(sem) (down_read(sem), 0)
 #define down_write_killable(sem) (down_write(sem), 0)
 #define down_read_interruptible(sem) (down_read(sem), 0)

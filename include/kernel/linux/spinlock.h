@@ -19,14 +19,6 @@
 #include <asm/processor.h>
 #include <preempt/spinlock.h>
 
-#define raw_spin_lock_nested(lock, sub) raw_spin_lock(lock)
-#define raw_spin_lock_irqsave_nested(lock, flags, sub)                         \
-	raw_spin_lock_irqsave(lock, flags)
-#define spin_lock_nested(lock, sub) spin_lock(lock)
-#define spin_lock_irqsave_nested(lock, flags, sub)                             \
-	spin_lock_irqsave(lock, flags)
-#define spin_lock_bh_nested(lock, sub) spin_lock_bh(lock)
-#define spin_lock_nest_lock(lock, nest) spin_lock(lock)
 #define raw_spin_trylock_irqsave(lock, flags)                                  \
 	({                                                                     \
 		local_irq_save(flags);                                         \
@@ -35,7 +27,7 @@
 			0;                                                     \
 		});                                                            \
 	})
-#define spin_lock_init_key(lock, name, key) spin_lock_init(lock)
+#define spin_lock_init_key(lock, name, key) __spin_lock_init(lock, name, key)
 /** spin_is_contended() - never known here: 0. */
 #define spin_is_contended(lock) ((void)(lock), 0)
 #define raw_spin_is_contended(lock) ((void)(lock), 0)
