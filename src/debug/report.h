@@ -72,6 +72,18 @@ static inline void pk_signal_exit(void)
 	pk_in_signal--;
 }
 
+/*
+ * Depth of the library's own calls of host code on this thread that the
+ * blocking-call detector must not see: the report machinery reaches
+ * libdw, libgcc's unwinder and the hook, which may call wrapped functions
+ * (fopen(), malloc(), pthread_mutex_lock()) from any context.
+ */
+extern __thread int pk_host_calls __attribute__((tls_model("initial-exec")));
+
+/* might_sleep()'s "hardirqs last disabled at" and "Preemption disabled at". */
+void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf);
+void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected);
+
 /* Must a report made here be deferred (in a signal handler)? */
 bool pk_report_deferred(void);
 
