@@ -46,19 +46,20 @@ enum pk_blocking_fn { PK_BLOCKING_FUNCS(PK_BLK_ENUM, PK_BLK_ENUM) PK_BLK_NR };
 
 /*
  * The silent case, inline in every wrapper: nothing held, no interrupt
- * being served.  A sleeper is fine where might_sleep() is; an allocator
- * anywhere but hardirq, NMI and (outside rt) softirq.
+ * being served.  A sleeper is fine where might_sleep() is, and not in a
+ * softirq handler, which under rt runs with the word at zero; an
+ * allocator anywhere but hardirq, NMI and a softirq that may run at
+ * interrupt exit, in the signal handler (not under rt: threaded).
  */
 static inline bool pk_blocking_quiet(enum pk_blocking_fn fn)
 {
 	int count = preempt_count();
 
-	if (__builtin_expect(count == 0, 1) && fn < PK_BLK_malloc)
-		return !pk_task_tls(pk_non_block_count) &&
-		       !pk_rcu_preempt_depth();
 	if (fn >= PK_BLK_malloc)
 		return !(count & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
-	return false;
+	return __builtin_expect(count == 0, 1) &&
+	       !pk_task_tls(pk_non_block_count) && !pk_rcu_preempt_depth() &&
+	       !(pk_task_tls(pk_softirq_disable_cnt) & SOFTIRQ_OFFSET);
 }
 
 /* The rest of the check, out of line: @ip is the wrapper's return address. */
