@@ -307,7 +307,7 @@ static void suppress_file(const char *path)
 
 /* ---- the real functions ---- */
 
-static void *real_fn[PK_BLK_NR];
+void *pk_blocking_real_fn[PK_BLK_NR];
 static __thread int resolving;
 
 extern void *__libc_malloc(size_t n);
@@ -333,7 +333,7 @@ static void *libc_allocator(enum pk_blocking_fn fn)
 /* The next definition after the wrapper's object, or NULL. */
 static void *resolve(enum pk_blocking_fn fn)
 {
-	void *p = __atomic_load_n(&real_fn[fn], __ATOMIC_ACQUIRE);
+	void *p = __atomic_load_n(&pk_blocking_real_fn[fn], __ATOMIC_ACQUIRE);
 
 	if (__builtin_expect(p != NULL, 1))
 		return p;
@@ -345,7 +345,7 @@ static void *resolve(enum pk_blocking_fn fn)
 	if (!p && fn >= PK_BLK_malloc)
 		p = libc_allocator(fn);
 	if (p)
-		__atomic_store_n(&real_fn[fn], p, __ATOMIC_RELEASE);
+		__atomic_store_n(&pk_blocking_real_fn[fn], p, __ATOMIC_RELEASE);
 	return p;
 }
 
@@ -354,7 +354,7 @@ static void *resolve(enum pk_blocking_fn fn)
  * constructor, before a machine can boot, so an interrupt handler only
  * ever reads the table.
  */
-void *pk_blocking_real(enum pk_blocking_fn fn)
+void *pk_blocking_resolve(enum pk_blocking_fn fn)
 {
 	static const char msg[] = "libpreempt: a wrapped host function has "
 				  "no definition (-static without the "

@@ -62,11 +62,21 @@ static inline bool pk_blocking_quiet(enum pk_blocking_fn fn)
 	       !(pk_task_tls(pk_softirq_disable_cnt) & SOFTIRQ_OFFSET);
 }
 
+#define __pk_hidden __attribute__((visibility("hidden")))
+
 /* The rest of the check, out of line: @ip is the wrapper's return address. */
-void pk_blocking_slow(enum pk_blocking_fn fn, unsigned long ip);
+__pk_hidden void pk_blocking_slow(enum pk_blocking_fn fn, unsigned long ip);
 
 /* The real @fn (libc's, or the next interposer's); aborts if none. */
-void *pk_blocking_real(enum pk_blocking_fn fn);
+__pk_hidden void *pk_blocking_resolve(enum pk_blocking_fn fn);
+extern __pk_hidden void *pk_blocking_real_fn[PK_BLK_NR];
+
+static inline void *pk_blocking_real(enum pk_blocking_fn fn)
+{
+	void *p = __atomic_load_n(&pk_blocking_real_fn[fn], __ATOMIC_ACQUIRE);
+
+	return __builtin_expect(p != NULL, 1) ? p : pk_blocking_resolve(fn);
+}
 
 static inline __attribute__((always_inline)) void
 pk_blocking_check(enum pk_blocking_fn fn, unsigned long ip)
