@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <preempt/delay.h>
@@ -429,7 +430,7 @@ static void every_context_every_model(void **state)
 	(void)state;
 	for (int m = 0; m < NR_MODELS; m++) {
 		struct task_struct *t;
-		int bad = 0;
+		int bad = 0, stopped;
 
 		pk_boot(2, models[m]);
 		assert_int_equal(request_irq(HARD_LINE, hard_handler,
@@ -441,9 +442,9 @@ static void every_context_every_model(void **state)
 		memset(got, 0xff, sizeof(got));
 		quiet_stdout(true); /* puts() and printf() print */
 		t = kthread_run(run_matrix, NULL, "matrix");
-		assert_non_null(t);
-		assert_int_equal(kthread_stop(t), 0);
-		quiet_stdout(false);
+		stopped = t ? kthread_stop(t) : -1;
+		quiet_stdout(false); /* before any assertion prints */
+		assert_int_equal(stopped, 0);
 		free_irq(HARD_LINE, NULL);
 		free_irq(SOFT_LINE, NULL);
 		machine_shutdown();
@@ -591,6 +592,90 @@ static void switched_off(void **state)
 	assert_int_equal(nr_reports[F_write], 1);
 }
 
+static void config_switch(void **state)
+{
+	struct machine_config off = {.nr_cpus = 1, .model = -1, .blocking = -1};
+	struct machine_config on = {.nr_cpus = 1, .model = -1, .blocking = 1};
+
+	(void)state;
+	counts_reset();
+	assert_int_equal(machine_boot(&off), 0);
+	preempt_disable();
+	call_one(F_write);
+	preempt_enable();
+	machine_shutdown();
+	assert_int_equal(nr_reports[F_write], 0);
+	pk_blocking_set_enabled(false);
+	assert_int_equal(machine_boot(&on), 0);
+	preempt_disable();
+	call_one(F_write);
+	preempt_enable();
+	machine_shutdown();
+	assert_int_equal(nr_reports[F_write], 1);
+}
+
+/* ---- the environment, read at load time: in a fresh process ---- */
+
+static char self[4096];
+
+/* The child: write(), usleep(), read() in atomic context; a bit each. */
+static int env_child(void)
+{
+	null_file = fopen("/dev/null", "w");
+	if (!null_file || pipe(pipefd) || write(pipefd[1], "x", 1) != 1)
+		return 100;
+	pk_set_report_hook(blocking_hook, NULL);
+	counts_reset();
+	preempt_disable();
+	call_one(F_write);
+	call_one(F_usleep);
+	call_one(F_read);
+	preempt_enable();
+	return (nr_reports[F_write] ? 1 : 0) | (nr_reports[F_usleep] ? 2 : 0) |
+	       (nr_reports[F_read] ? 4 : 0);
+}
+
+static int run_env_child(const char *blocking, const char *suppress,
+			 const char *file)
+{
+	char *argv[] = {self, "env-child", NULL};
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("PREEMPT_BLOCKING", blocking, 1);
+		unsetenv("PREEMPT_BLOCKING_SUPPRESS");
+		unsetenv("PREEMPT_BLOCKING_SUPPRESS_FILE");
+		if (suppress)
+			setenv("PREEMPT_BLOCKING_SUPPRESS", suppress, 1);
+		if (file)
+			setenv("PREEMPT_BLOCKING_SUPPRESS_FILE", file, 1);
+		pk_execv(self, argv);
+		_exit(101);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void environment(void **state)
+{
+	char file[] = "/tmp/test_blocking_suppress.XXXXXX";
+	static const char list[] = "# the file's list\nusleep   # a comment\n";
+	int fd = mkstemp(file);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, list, sizeof(list) - 1),
+			 (ssize_t)sizeof(list) - 1);
+	close(fd);
+	assert_int_equal(run_env_child("1", NULL, NULL), 7);
+	assert_int_equal(run_env_child("0", NULL, NULL), 0);
+	assert_int_equal(run_env_child("1", "write", NULL), 6);
+	assert_int_equal(run_env_child("1", "write", file), 4);
+	unlink(file);
+}
+
 static int group_setup(void **state)
 {
 	static const char fill[4096];
@@ -611,7 +696,7 @@ static int group_setup(void **state)
 	return epfd < 0 ? -1 : 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(report_format),
@@ -620,8 +705,17 @@ int main(void)
 		cmocka_unit_test(library_calls_are_silent),
 		cmocka_unit_test(suppression),
 		cmocka_unit_test(switched_off),
+		cmocka_unit_test(config_switch),
+		cmocka_unit_test(environment),
 		cmocka_unit_test(every_context_every_model),
 	};
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	if (argc > 1 && !strcmp(argv[1], "env-child"))
+		return env_child();
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
 }
