@@ -30,7 +30,7 @@
 
 #define PK_BLK_NAME(name) [PK_BLK_##name] = #name,
 static const char *const blk_names[PK_BLK_NR] = {
-	PK_BLOCKING_FUNCS(PK_BLK_NAME, PK_BLK_NAME)};
+	PK_BLOCKING_FUNCS(PK_BLK_NAME, PK_BLK_NAME, PK_BLK_NAME)};
 #undef PK_BLK_NAME
 
 static int enabled = CONFIG_DEBUG_ATOMIC_SLEEP;
@@ -209,6 +209,11 @@ static __report void pk_splat_blocking(enum pk_blocking_fn fn, unsigned long ip)
 		pk_rbuf_printf(&buf,
 			       "%s() in interrupt context: the host allocator "
 			       "is not async-signal-safe (use GFP_ATOMIC)\n",
+			       name);
+	else if (fn >= PK_BLK_INTERRUPT_RULE)
+		pk_rbuf_printf(&buf,
+			       "%s() in interrupt context: the interrupted "
+			       "code may hold the lock\n",
 			       name);
 	pk_rbuf_printf(&buf, "%s() called from:\n", name);
 	pk_rbuf_ip_sym(&buf, ip);
