@@ -131,8 +131,9 @@ static unsigned long caller_past_sanitizer(unsigned long ip)
 	if (!in_ranges(san_ranges, nr_san_ranges, ip))
 		return ip;
 	n = backtrace(frames, 32);
-	while (i < n &&
-	       !in_ranges(san_ranges, nr_san_ranges, (uintptr_t)frames[i]))
+	/* From the interceptor's frame the wrapper returns to, not the
+	 * first sanitizer frame: backtrace() itself is intercepted. */
+	while (i < n && (unsigned long)frames[i] != ip)
 		i++;
 	while (i < n &&
 	       in_ranges(san_ranges, nr_san_ranges, (uintptr_t)frames[i]))
@@ -218,7 +219,9 @@ static __report void pk_splat_blocking(enum pk_blocking_fn fn, unsigned long ip)
 	pk_rbuf_printf(&buf, "%s() called from:\n", name);
 	pk_rbuf_ip_sym(&buf, ip);
 	pk_splat_irqs_disabled_ip(&buf);
-	pk_splat_preempt_disable_ip(&buf, 0);
+	/* The recorded ip is preempt_disable()'s: stale in an interrupt. */
+	if (preempt_count() & PREEMPT_MASK)
+		pk_splat_preempt_disable_ip(&buf, 0);
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
 		       pk_current_cpu(), pk_current_pid(), comm, pk_taint_str(),
 		       preempt_model_str(preempt_model()));
