@@ -36,7 +36,7 @@ static const char *const blk_names[PK_BLK_NR] = {
 static int enabled = CONFIG_DEBUG_ATOMIC_SLEEP;
 static unsigned long long suppressed; /* bit per enum pk_blocking_fn */
 
-__thread int pk_host_calls;
+__thread unsigned char pk_host_calls[PK_HOST_CALL_LEVELS];
 
 /* ---- where a call comes from ---- */
 
@@ -231,16 +231,17 @@ static __report void pk_splat_blocking(enum pk_blocking_fn fn, unsigned long ip)
 
 void pk_blocking_slow(enum pk_blocking_fn fn, unsigned long ip)
 {
-	if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED) || pk_host_calls ||
+	if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED) ||
+	    *pk_host_calls_here() ||
 	    (__atomic_load_n(&suppressed, __ATOMIC_RELAXED) & (1ULL << fn)) ||
 	    in_ranges(lib_ranges, nr_lib_ranges, ip))
 		return;
 	ip = caller_past_sanitizer(ip);
 	if (!ip || !first_at_site(ip))
 		return;
-	pk_host_calls++;
+	pk_host_calls_enter();
 	pk_splat_blocking(fn, ip);
-	pk_host_calls--;
+	pk_host_calls_exit();
 }
 
 /* ---- switches ---- */
@@ -371,7 +372,7 @@ void *pk_blocking_resolve(enum pk_blocking_fn fn)
 
 	if (__builtin_expect(p != NULL, 1))
 		return p;
-	pk_host_calls++;
+	pk_host_calls_enter();
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	abort();
 }
