@@ -202,6 +202,19 @@ bench_need "$mm_bin"
 } 2>&1 | tee "$mm_out"
 echo "(written to $mm_out)"
 
+# The blocking-call detector: wrapped host calls beside direct ones, in
+# bench-blocking.txt.
+blocking_bin=$build/bench/bench_blocking
+blocking_out=$build/bench-blocking.txt
+bench_need "$blocking_bin"
+{
+	bench_header "libpreempt blocking-call detector: bench_blocking" \
+		"$build" "$libdebug"
+	echo
+	"$blocking_bin" --ms "$ms" --reps "$reps"
+} 2>&1 | tee "$blocking_out"
+echo "(written to $blocking_out)"
+
 # The trace layer: its hooks with tracing off and on (bench_trace), and the
 # wall time of one `preempt demo` model run per model, in bench-trace.txt.
 # BENCH_DEMO_S: seconds per model run (default 2).

@@ -33,15 +33,16 @@ int main(void)
 
 	local_irq_save(flags); /* lazy: no syscall, just the word */
 	irq_raise(3, cpu);     /* arrives, is noted pending... */
-	printf("irqs off:  softirq saw %#x\n", softirq_count_seen);
+	unsigned int seen_off = softirq_count_seen; /* no printf() here */
 	local_irq_restore(flags); /* ...and replayed right here */
+	printf("irqs off:  softirq saw %#x\n", seen_off);
 	printf("restored:  softirq saw %#x\n", softirq_count_seen);
-
 	preempt_model_set(PREEMPT_MODEL_NONE); /* no kernel preemption... */
 	printf("task:      %s\n", gfp());
-	preempt_disable(); /* ...but the count is kept all the same */
-	printf("atomic:    %s\n", gfp());
+	preempt_disable();	    /* ...but the count is kept all the same */
+	const char *atomic = gfp(); /* printf() here: a BUG of its own */
 	might_sleep(); /* BUG: sleeping function called from invalid context */
 	preempt_enable();
+	printf("atomic:    %s\n", atomic);
 	return 0;
 }

@@ -113,6 +113,7 @@ enum pk_report_kind {
 	PK_REPORT_RCU,		 /* suspicious RCU usage (lockdep-RCU) */
 	PK_REPORT_RCU_STALL,	 /* RCU CPU stall warning */
 	PK_REPORT_LOCKDEP,	 /* the lock validator (lockdep.h) */
+	PK_REPORT_BLOCKING,	 /* blocking host call in atomic context */
 	PK_REPORT_NR,
 };
 
@@ -141,6 +142,26 @@ struct pk_report {
  * which may be a handler run at an interrupt-enabling edge.
  */
 typedef bool (*pk_report_hook_t)(const struct pk_report *report, void *arg);
+
+/**
+ * pk_blocking_set_enabled() - turn the blocking host-call detector on/off
+ *
+ * Any context.  On by default when the library is built with its debug
+ * checks; $PREEMPT_BLOCKING=0/1 and machine_config.blocking override it.
+ * Returns the previous state.  See docs/blocking.md.
+ */
+bool pk_blocking_set_enabled(bool on);
+
+/**
+ * pk_blocking_suppress() - never report the host functions in @names
+ * @names: names separated by commas or white space ("write,usleep");
+ *         NULL: report every function again
+ *
+ * Task context.  Adds to $PREEMPT_BLOCKING_SUPPRESS and the file named by
+ * $PREEMPT_BLOCKING_SUPPRESS_FILE.  Returns 0, or -EINVAL when a name is
+ * not a wrapped function (the others still apply).
+ */
+int pk_blocking_suppress(const char *names);
 
 /**
  * pk_set_report_hook() - route reports to @hook (NULL: stderr only)

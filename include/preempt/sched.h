@@ -336,6 +336,8 @@ struct machine_config {
 	int hz;		   /* tick rate; 0: 1000 */
 	int model;	   /* enum preempt_model, or -1: keep the current */
 	size_t stack_size; /* task stacks; 0: 256 KiB */
+	int blocking;	   /* blocking host-call detector: 1 on, -1 off,
+			      0 as it is (docs/blocking.md) */
 };
 
 /**

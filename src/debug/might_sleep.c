@@ -15,7 +15,7 @@
 
 #define __report __attribute__((noinline, cold))
 
-static void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
+void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
 {
 	int preempt_part = preempt_count() & ~(int)HARDIRQ_DISABLE_MASK;
 
@@ -26,7 +26,7 @@ static void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected)
 	pk_rbuf_ip_sym(buf, pk_preempt_disable_ip);
 }
 
-static void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf)
+void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf)
 {
 	if (!irqs_disabled() || !pk_irqs_disabled_ip)
 		return;

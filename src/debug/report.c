@@ -38,6 +38,7 @@ static const char *const kind_names[PK_REPORT_NR] = {
 	[PK_REPORT_RCU] = "rcu",
 	[PK_REPORT_RCU_STALL] = "rcu_stall",
 	[PK_REPORT_LOCKDEP] = "lockdep",
+	[PK_REPORT_BLOCKING] = "blocking",
 };
 
 const char *pk_report_kind_str(enum pk_report_kind kind)
@@ -190,9 +191,11 @@ static void report_out(enum pk_report_kind kind, const char *file, int line,
 	};
 	pk_report_hook_t hook = __atomic_load_n(&report_hook, __ATOMIC_ACQUIRE);
 
+	pk_host_calls_enter();
 	/* dump_stack() is no report: stderr, no hook. */
 	if (kind == PK_REPORT_NR || !hook || !hook(&report, report_hook_arg))
 		write_all(STDERR_FILENO, text, len);
+	pk_host_calls_exit();
 }
 
 /* Signal context: keep it for task context, allocating nothing. */
@@ -281,7 +284,9 @@ void pk_report_flush(void)
 		 * would spin for ever. */
 		preempt_disable();
 		flushing_here = 1;
+		pk_host_calls_enter();
 		flush_locked();
+		pk_host_calls_exit();
 		flushing_here = 0;
 		__atomic_store_n(&flushing, 0, __ATOMIC_RELEASE);
 		preempt_enable();

@@ -72,6 +72,41 @@ static inline void pk_signal_exit(void)
 	pk_in_signal--;
 }
 
+/* might_sleep()'s "hardirqs last disabled at" and "Preemption disabled at". */
+void pk_splat_irqs_disabled_ip(struct pk_rbuf *buf);
+void pk_splat_preempt_disable_ip(struct pk_rbuf *buf, int expected);
+
+/*
+ * Depth of the library's own calls of host code on this thread that the
+ * blocking-call detector must not see: the report machinery reaches
+ * libdw, libgcc's unwinder and the hook, which may call wrapped functions
+ * (fopen(), malloc(), pthread_mutex_lock()) from any context.  One depth
+ * per signal-handler level: an interrupt arriving while task context
+ * prints a report must still have its own calls checked.
+ */
+#define PK_HOST_CALL_LEVELS 8
+extern __thread unsigned char pk_host_calls[PK_HOST_CALL_LEVELS]
+	__attribute__((tls_model("initial-exec")));
+
+static inline unsigned char *pk_host_calls_here(void)
+{
+	int level = pk_in_signal;
+
+	return &pk_host_calls[level < PK_HOST_CALL_LEVELS
+				      ? level
+				      : PK_HOST_CALL_LEVELS - 1];
+}
+
+static inline void pk_host_calls_enter(void)
+{
+	(*pk_host_calls_here())++;
+}
+
+static inline void pk_host_calls_exit(void)
+{
+	(*pk_host_calls_here())--;
+}
+
 /* Must a report made here be deferred (in a signal handler)? */
 bool pk_report_deferred(void);
 

@@ -120,7 +120,9 @@ bool pk_symbolize(unsigned long ip, char *name, size_t size, unsigned long *off,
 	 * report, say) must not deadlock: bare addresses instead. */
 	if (pthread_mutex_trylock(&dwfl_lock) != 0)
 		return false;
+	pk_host_calls_enter();
 	found = symbolize_locked(ip, name, size, off, symsize, file, line);
+	pk_host_calls_exit();
 	pthread_mutex_unlock(&dwfl_lock);
 	return found;
 }
@@ -209,7 +211,9 @@ static void rbuf_frame(struct pk_rbuf *buf, unsigned long ip, bool is_return,
 		pk_rbuf_printf(buf, " [<%016lx>] ??\n", ip);
 		return;
 	}
+	pk_host_calls_enter();
 	rbuf_frame_locked(buf, ip, is_return, with_address);
+	pk_host_calls_exit();
 	pthread_mutex_unlock(&dwfl_lock);
 }
 
@@ -255,7 +259,8 @@ const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
 static bool is_report_frame(unsigned long ip)
 {
 	static const char *const prefixes[] = {
-		"pk_rbuf_", "pk_report_", "pk_warn_", "pk_bug", "pk_splat_",
+		"pk_rbuf_", "pk_report_", "pk_warn_",
+		"pk_bug",   "pk_splat_",  "pk_blocking_",
 	};
 	char name[128];
 	unsigned long off, size;
@@ -289,7 +294,11 @@ static void rbuf_trace(struct pk_rbuf *buf, void *const *frames, int n)
 void pk_rbuf_backtrace(struct pk_rbuf *buf)
 {
 	void *frames[MAX_FRAMES];
-	int n = backtrace(frames, MAX_FRAMES);
+	int n;
+
+	pk_host_calls_enter();
+	n = backtrace(frames, MAX_FRAMES);
+	pk_host_calls_exit();
 
 	pk_rbuf_printf(buf, "Call Trace:\n");
 	if (!pk_report_deferred()) {

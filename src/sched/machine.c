@@ -721,6 +721,8 @@ int machine_boot(const struct machine_config *cfg)
 				    : preempt_model_rt();
 	set_rt_running(rt);
 	configure(cfg);
+	if (cfg && cfg->blocking)
+		pk_blocking_set_enabled(cfg->blocking > 0);
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->boot(false);
 	n = nr_cpus;
