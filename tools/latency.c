@@ -73,6 +73,8 @@ static volatile sig_atomic_t interrupted;
 
 /* Per model, the histogram summed over its threads, for --plot. */
 static unsigned long *model_hist[PREEMPT_MODEL_NR];
+static unsigned long model_ovf[PREEMPT_MODEL_NR];
+static long model_max[PREEMPT_MODEL_NR]; /* ns */
 static bool model_ran[PREEMPT_MODEL_NR];
 
 static long now_ns(void)
@@ -481,9 +483,13 @@ static int run_model(enum preempt_model model, bool header)
 	fflush(stdout);
 	if (o.hist) {
 		err = write_hist();
-		for (int i = 0; i < o.threads; i++)
+		for (int i = 0; i < o.threads; i++) {
 			for (long b = 0; b < o.hist; b++)
 				model_hist[model][b] += threads[i].hist[b];
+			model_ovf[model] += threads[i].overflow;
+			if (threads[i].max > model_max[model])
+				model_max[model] = threads[i].max;
+		}
 	}
 	model_ran[model] = true;
 	fflush(stdout);
@@ -524,14 +530,116 @@ static void plot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* One curve of the plot: a thread's or a model's histogram. */
+struct curve {
+	const unsigned long *hist;
+	unsigned long overflow;
+	long max_us;
+	const char *title;
+	const char *color;
+};
+
+/* A colour per model, the same in every plot; threads take them in turn. */
+static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c",
+				     "#9467bd", "#d62728", "#8c564b",
+				     "#17becf", "#7f7f7f"};
+
+/*
+ * The data file: bucket, then one column per curve.  Samples beyond the
+ * histogram are counted in its last bucket, so none is dropped; the plot
+ * says so in a note.
+ */
+static void plot_data(FILE *df, const struct curve *c, int n)
+{
+	for (long b = 0; b < o.hist; b++) {
+		fprintf(df, "%ld", b);
+		for (int i = 0; i < n; i++)
+			fprintf(df, " %lu",
+				c[i].hist[b] +
+					(b == o.hist - 1 ? c[i].overflow : 0));
+		fprintf(df, "\n");
+	}
+}
+
+/* The x axis ends a little after the panel's last sample, not at -h. */
+static long plot_xmax(const struct curve *c, int n)
+{
+	long last = 0, x;
+
+	for (int i = 0; i < n; i++) {
+		if (c[i].overflow)
+			return o.hist;
+		for (long b = o.hist - 1; b > last; b--)
+			if (c[i].hist[b]) {
+				last = b;
+				break;
+			}
+	}
+	x = (last + 1) * 6 / 5 + 1;
+	return x < 10 ? (o.hist < 10 ? o.hist : 10) : x > o.hist ? o.hist : x;
+}
+
+/* One panel: log counts, the maximum marked, overflows noted. */
+static void plot_panel(FILE *sf, const char *data, const char *title,
+		       const struct curve *c, int n, int col0)
+{
+	long xmax = plot_xmax(c, n), max = -1;
+	unsigned long ovf = 0;
+	int who = 0;
+
+	for (int i = 0; i < n; i++) {
+		ovf += c[i].overflow;
+		if (c[i].max_us > max) {
+			max = c[i].max_us;
+			who = i;
+		}
+	}
+	/* A panel per model is titled by it: no key to cover the notes. */
+	fprintf(sf,
+		"unset arrow\nunset label\nset title \"%s\"\n"
+		"set xrange [0:%ld]\n%s\n",
+		title, xmax, n > 1 ? "set key top left" : "unset key");
+	if (max >= 0 && max < o.hist)
+		fprintf(sf,
+			"set arrow from %ld, graph 0 to %ld, graph 1 nohead "
+			"dt 2 lc rgb \"%s\"\n"
+			"set label \"max %ld us\" at %ld, graph 0.93 right "
+			"offset -0.5,0 tc rgb \"%s\"\n",
+			max, max, c[who].color, max, max, c[who].color);
+	else if (max >= 0)
+		fprintf(sf,
+			"set label \"max %ld us (beyond the axis)\" at graph "
+			"0.98, graph 0.93 right tc rgb \"%s\"\n",
+			max, c[who].color);
+	if (ovf)
+		fprintf(sf,
+			"set label \"last bin: %lu samples >= %ld us\" at "
+			"graph 0.98, graph 0.84 right\n",
+			ovf, o.hist);
+	fprintf(sf, "plot ");
+	for (int i = 0; i < n; i++) {
+		fprintf(sf, "%s", i ? ", " : "");
+		plot_quote(sf, data);
+		fprintf(sf,
+			" using 1:%d title \"%s\" with histeps lw 2 lc rgb "
+			"\"%s\"",
+			col0 + i, c[i].title, c[i].color);
+	}
+	fprintf(sf, "\n");
+}
+
 static int plot(const char *gnuplot)
 {
 	char data[] = "/tmp/preempt_latency_data.XXXXXX";
 	char script[] = "/tmp/preempt_latency_plot.XXXXXX";
-	int dfd = mkstemp(data), sfd = mkstemp(script), col = 2, status = 1;
+	int dfd = mkstemp(data), sfd = mkstemp(script), status = 1, n = 0;
 	FILE *df = dfd >= 0 ? fdopen(dfd, "w") : NULL;
 	FILE *sf = sfd >= 0 ? fdopen(sfd, "w") : NULL;
 	bool per_thread = o.model >= 0;
+	struct curve c[MAX_THREADS > PREEMPT_MODEL_NR ? MAX_THREADS
+						      : PREEMPT_MODEL_NR];
+	char names[MAX_THREADS][16];
+	int rows, cols;
 	pid_t pid;
 
 	if (!df || !sf) {
@@ -539,45 +647,45 @@ static int plot(const char *gnuplot)
 			CMD, strerror(errno));
 		goto out;
 	}
-	/* One column per thread (one model) or per model (--model all). */
-	for (long b = 0; b < o.hist; b++) {
-		fprintf(df, "%ld", b);
-		if (per_thread)
-			for (int i = 0; i < o.threads; i++)
-				fprintf(df, " %lu", threads[i].hist[b]);
-		else
-			for (int m = 0; m < PREEMPT_MODEL_NR; m++)
-				if (model_ran[m])
-					fprintf(df, " %lu", model_hist[m][b]);
-		fprintf(df, "\n");
+	/* One model: a curve per thread.  --model all: a panel per model. */
+	for (int i = 0; i < (per_thread ? o.threads : PREEMPT_MODEL_NR); i++) {
+		if (per_thread) {
+			snprintf(names[i], sizeof(names[i]), "thread %d", i);
+			c[n++] = (struct curve){
+				threads[i].hist, threads[i].overflow,
+				threads[i].cycles ? threads[i].max / 1000 : -1,
+				names[i], colors[i % 8]};
+		} else if (model_ran[i]) {
+			c[n++] = (struct curve){
+				model_hist[i], model_ovf[i],
+				model_max[i] / 1000,
+				preempt_model_str((enum preempt_model)i),
+				colors[i]};
+		}
 	}
-	fprintf(sf, "set terminal png size 900,600\nset output ");
+	plot_data(df, c, n);
+	rows = per_thread ? 1 : (n + 1) / 2;
+	cols = per_thread || n < 2 ? 1 : 2;
+	fprintf(sf, "set terminal png size %d,%d\nset output ", cols * 640,
+		rows * 360 + 40);
 	plot_quote(sf, o.plot);
 	fprintf(sf,
-		"\nset title \"preempt latency: I:%ld us, %s\"\n"
-		"set xlabel \"Latency (us)\"\n"
+		"\nset xlabel \"Latency (us)\"\n"
 		"set ylabel \"Number of latency samples\"\n"
-		"set logscale y\nset yrange [0.8:*]\nset xrange [0:%ld]\n"
-		"plot ",
-		o.interval_us,
+		"set logscale y\nset yrange [0.8:*]\nset grid\n"
+		"set multiplot layout %d,%d title \"preempt latency: I:%ld "
+		"us, %d thread(s), %s\"\n",
+		rows, cols, o.interval_us, o.threads,
 		per_thread ? preempt_model_str((enum preempt_model)o.model)
-			   : "all models",
-		o.hist);
-	for (int i = 0; i < (per_thread ? o.threads : PREEMPT_MODEL_NR); i++) {
-		if (!per_thread && !model_ran[i])
-			continue;
-		fprintf(sf, "%s", col > 2 ? ", " : "");
-		plot_quote(sf, data);
-		if (per_thread)
-			fprintf(sf,
-				" using 1:%d title \"thread %d\" with histeps",
-				col, i);
-		else
-			fprintf(sf, " using 1:%d title \"%s\" with histeps",
-				col, preempt_model_str((enum preempt_model)i));
-		col++;
-	}
-	fprintf(sf, "\n");
+			   : "every model");
+	if (per_thread)
+		plot_panel(sf, data,
+			   preempt_model_str((enum preempt_model)o.model), c, n,
+			   2);
+	else
+		for (int i = 0; i < n; i++)
+			plot_panel(sf, data, c[i].title, &c[i], 1, 2 + i);
+	fprintf(sf, "unset multiplot\n");
 	fflush(df);
 	fflush(sf);
 	pid = fork();
@@ -758,23 +866,33 @@ static bool parse_duration(const char *s, long *v)
 
 static void usage(void)
 {
-	printf("usage: preempt latency [options]\n"
-	       "cyclictest on a booted machine: SCHED_FIFO tasks sleep on an "
-	       "hrtimer until the\nnext period and report wake time minus "
-	       "intended time.\n\n"
-	       "  -p, --priority N    SCHED_FIFO priority (1..99; 0: "
-	       "SCHED_NORMAL), default 80\n"
+	printf("usage: preempt latency [options]   (or: preempt cyclictest, "
+	       "or the tool named cyclictest)\n"
+	       "cyclictest on a booted machine: tasks sleep on an hrtimer "
+	       "until the next period\nand report wake time minus intended "
+	       "time, in cyclictest's output formats.\n\n"
+	       "  -p, --priority N    SCHED_FIFO priority (1..99); default 0: "
+	       "SCHED_OTHER\n"
 	       "  -i, --interval US   base interval, default 1000\n"
-	       "  -d, --distance US   interval added per thread, default 500\n"
+	       "  -d, --distance US   interval added per thread, default 500 "
+	       "(0 with -h)\n"
 	       "  -t, --threads [N]   measuring threads (no N: one per vCPU)\n"
+	       "  -a, --affinity [L]  pin thread i to vCPU i, or round robin "
+	       "over the list L (0-2,4)\n"
+	       "  -S, --smp           -a -t: a thread per vCPU, each pinned\n"
 	       "  -l, --loops N       cycles per thread (0: endless)\n"
 	       "  -D, --duration T    run time, N[s|m|h|d]\n"
 	       "  -h, --histogram N   histogram of N 1-us buckets\n"
 	       "  -H, --histofall N   same, plus an all-threads column\n"
+	       "      --histfile=F    the histogram into F instead of stdout\n"
+	       "      --json=F        the summary as rt-tests 2.x's JSON\n"
 	       "  -q, --quiet         print only the summary at the end\n"
 	       "  -N, --nsecs         report latencies in ns\n"
 	       "  -m, --mlockall      lock this process's memory\n"
-	       "      --model NAME    none, voluntary, full, lazy, rt, or all\n"
+	       "  -u, --unbuffered    unbuffered stdout\n"
+	       "Not in cyclictest:\n"
+	       "      --model NAME    none, voluntary, full (default), lazy, "
+	       "rt, or all\n"
 	       "      --load N        N CPU-bound tasks and interrupt load\n"
 	       "      --plot FILE.png draw the histogram with gnuplot "
 	       "($PREEMPT_GNUPLOT)\n"
