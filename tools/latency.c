@@ -586,6 +586,12 @@ static void plot_panel(FILE *sf, const char *data, const char *title,
 	long xmax = plot_xmax(c, n), max = -1;
 	unsigned long ovf = 0;
 	int who = 0;
+	/*
+	 * Over more than three decades of µs a linear axis squeezes the
+	 * fast samples into its first pixels: then the axis is logarithmic,
+	 * each bucket drawn at its upper edge (bucket b holds b..b+1 µs).
+	 */
+	int logx = xmax > 1000;
 
 	for (int i = 0; i < n; i++) {
 		ovf += c[i].overflow;
@@ -596,16 +602,18 @@ static void plot_panel(FILE *sf, const char *data, const char *title,
 	}
 	/* A panel per model is titled by it: no key to cover the notes. */
 	fprintf(sf,
-		"unset arrow\nunset label\nset title \"%s\"\n"
-		"set xrange [0:%ld]\n%s\n",
-		title, xmax, n > 1 ? "set key top left" : "unset key");
+		"unset arrow\nunset label\nset title \"%s\"\n%s\n"
+		"set xrange [%d:%ld]\n%s\n",
+		title, logx ? "set logscale x" : "unset logscale x", logx,
+		xmax + logx, n > 1 ? "set key top left" : "unset key");
 	if (max >= 0 && max < o.hist)
 		fprintf(sf,
 			"set arrow from %ld, graph 0 to %ld, graph 1 nohead "
 			"dt 2 lc rgb \"%s\"\n"
 			"set label \"max %ld us\" at %ld, graph 0.93 right "
 			"offset -0.5,0 tc rgb \"%s\"\n",
-			max, max, c[who].color, max, max, c[who].color);
+			max + logx, max + logx, c[who].color, max, max + logx,
+			c[who].color);
 	else if (max >= 0)
 		fprintf(sf,
 			"set label \"max %ld us (beyond the axis)\" at graph "
@@ -621,9 +629,9 @@ static void plot_panel(FILE *sf, const char *data, const char *title,
 		fprintf(sf, "%s", i ? ", " : "");
 		plot_quote(sf, data);
 		fprintf(sf,
-			" using 1:%d title \"%s\" with histeps lw 2 lc rgb "
-			"\"%s\"",
-			col0 + i, c[i].title, c[i].color);
+			" using ($1+%d):%d title \"%s\" with histeps lw 2 lc "
+			"rgb \"%s\"",
+			logx, col0 + i, c[i].title, c[i].color);
 	}
 	fprintf(sf, "\n");
 }
