@@ -646,7 +646,7 @@ static int plot(const char *gnuplot)
 	bool per_thread = o.model >= 0;
 	struct curve c[MAX_THREADS > PREEMPT_MODEL_NR ? MAX_THREADS
 						      : PREEMPT_MODEL_NR];
-	char names[MAX_THREADS][16];
+	char names[MAX_THREADS][24];
 	int rows, cols;
 	pid_t pid;
 
