@@ -13,6 +13,9 @@ pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       scdoc man-db groff-base
       # the Debian package's build and check (tests/packaging/deb_check.sh)
       dpkg-dev debhelper lintian
+      # tests/tools/test_cyclictest.c compares with rt-tests' cyclictest;
+      # `preempt latency --plot` draws with gnuplot (make run installs it)
+      rt-tests gnuplot-nox
       # the arm64 build (make arm64): cross compiler, arm64 libraries
       # (Debian multiarch), and qemu-user to run its tests
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

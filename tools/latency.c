@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,20 +38,21 @@
 #define MAX_THREADS 64
 #define MAX_LOAD 64
 #define MAX_HIST 1000000
-#define MAX_OUTLIERS 256       /* overflow cycle numbers kept per thread */
 #define LOAD_IRQ 40	       /* the interrupt-load line */
 #define LOAD_IRQ_NS 200000L    /* one raise per vCPU every 200 µs */
 #define LOAD_BURST_NS 5000000L /* CPU-bound tasks: cond_resched() per 5 ms */
 #define PLOT_DEFAULT_HIST 1000
+#define REFRESH_US 10000	/* cyclictest's status refresh without -q */
+#define RT_TESTS_VERSION "2.40" /* the rt-tests whose formats we print */
 
 struct lat_thread {
-	int index, prio, tid;
+	int index, prio, tid, cpu, bind; /* bind: vCPU, -1 none */
 	long interval_ns;
 	unsigned long cycles, overflow;
 	long min, max, act; /* ns */
 	long long sum;	    /* ns */
 	unsigned long *hist;
-	unsigned long outliers[MAX_OUTLIERS];
+	unsigned long *outliers; /* overflow cycle numbers, -h of them */
 	unsigned long nr_outliers;
 	int done; /* reached -l; atomic */
 	struct task_struct *task;
@@ -61,8 +63,9 @@ static struct opts {
 	long interval_us, distance_us, duration_s;
 	unsigned long loops;
 	long hist; /* buckets, 0: none */
-	bool histofall, quiet, nsecs, mlock;
-	const char *plot;
+	bool histofall, quiet, nsecs, mlock, affinity;
+	const char *plot, *histfile, *json;
+	const char *cpuset; /* -a's CPUSET, NULL: thread i on vCPU i */
 } o;
 
 static struct lat_thread threads[MAX_THREADS];
@@ -70,6 +73,8 @@ static volatile sig_atomic_t interrupted;
 
 /* Per model, the histogram summed over its threads, for --plot. */
 static unsigned long *model_hist[PREEMPT_MODEL_NR];
+static unsigned long model_ovf[PREEMPT_MODEL_NR];
+static long model_max[PREEMPT_MODEL_NR]; /* ns */
 static bool model_ran[PREEMPT_MODEL_NR];
 
 static long now_ns(void)
@@ -96,7 +101,7 @@ static void record(struct lat_thread *t, long lat)
 		if (bucket < o.hist) {
 			t->hist[bucket]++;
 		} else {
-			if (t->nr_outliers < MAX_OUTLIERS)
+			if (t->nr_outliers < (unsigned long)o.hist)
 				t->outliers[t->nr_outliers++] = t->cycles;
 			t->overflow++;
 		}
@@ -120,6 +125,7 @@ static int lat_fn(void *arg)
 		now = ktime_get();
 		if (err && now < next)
 			continue; /* woken early: kthread_stop(), or spurious */
+		t->cpu = raw_smp_processor_id();
 		record(t, (long)(now - next));
 		if (o.loops && t->cycles >= o.loops) {
 			__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
@@ -190,84 +196,121 @@ static long avg_ns(const struct lat_thread *t)
 	return t->cycles ? (long)(t->sum / (long long)t->cycles) : 0;
 }
 
+/* A thread that has not measured yet shows cyclictest's initial values. */
 static void print_stat(const struct lat_thread *t)
 {
+	long min = t->cycles ? unit(t->min) : 1000000;
+
 	if (o.nsecs)
 		printf("T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%8ld "
 		       "Avg:%8ld Max:%8ld\n",
 		       t->index, t->tid, t->prio, t->interval_ns / 1000,
-		       t->cycles, unit(t->min), unit(t->act), unit(avg_ns(t)),
+		       t->cycles, min, unit(t->act), unit(avg_ns(t)),
 		       unit(t->max));
 	else
 		printf("T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%5ld "
 		       "Avg:%5ld Max:%8ld\n",
 		       t->index, t->tid, t->prio, t->interval_ns / 1000,
-		       t->cycles, unit(t->min), unit(t->act), unit(avg_ns(t)),
+		       t->cycles, min, unit(t->act), unit(avg_ns(t)),
 		       unit(t->max));
 }
 
-static void print_hist(int n)
+static void print_hist_summary(FILE *f, int n, bool all)
 {
-	unsigned long long total[MAX_THREADS + 1] = {0};
 	unsigned long maxmax = 0, alloverflows = 0;
-	bool all = o.histofall && n > 1;
 
-	printf("# Histogram\n");
-	for (long i = 0; i < o.hist; i++) {
-		unsigned long long allthreads = 0;
-
-		printf("%06ld ", i);
-		for (int j = 0; j < n; j++) {
-			printf("%06lu", threads[j].hist[i]);
-			if (j < n - 1)
-				printf("\t");
-			total[j] += threads[j].hist[i];
-			allthreads += threads[j].hist[i];
-		}
-		if (all) {
-			printf("\t%06llu", allthreads);
-			total[n] += allthreads;
-		}
-		printf("\n");
-	}
-	printf("# Total:");
-	for (int j = 0; j < n + all; j++)
-		printf(" %09llu", total[j]);
-	printf("\n# Min Latencies:");
+	fprintf(f, "\n# Min Latencies:");
 	for (int j = 0; j < n; j++)
-		printf(" %05lu", (unsigned long)unit(threads[j].min));
-	printf("\n# Avg Latencies:");
+		fprintf(f, " %05lu", (unsigned long)unit(threads[j].min));
+	fprintf(f, "\n# Avg Latencies:");
 	for (int j = 0; j < n; j++)
-		printf(" %05lu", (unsigned long)unit(avg_ns(&threads[j])));
-	printf("\n# Max Latencies:");
+		fprintf(f, " %05lu", (unsigned long)unit(avg_ns(&threads[j])));
+	fprintf(f, "\n# Max Latencies:");
 	for (int j = 0; j < n; j++) {
-		printf(" %05lu", (unsigned long)unit(threads[j].max));
+		fprintf(f, " %05lu", (unsigned long)unit(threads[j].max));
 		if ((unsigned long)unit(threads[j].max) > maxmax)
 			maxmax = (unsigned long)unit(threads[j].max);
 	}
 	if (all)
-		printf(" %05lu", maxmax);
-	printf("\n# Histogram Overflows:");
+		fprintf(f, " %05lu", maxmax);
+	fprintf(f, "\n# Histogram Overflows:");
 	for (int j = 0; j < n; j++) {
-		printf(" %05lu", threads[j].overflow);
+		fprintf(f, " %05lu", threads[j].overflow);
 		alloverflows += threads[j].overflow;
 	}
 	if (all)
-		printf(" %05lu", alloverflows);
-	printf("\n# Histogram Overflow at cycle number:\n");
+		fprintf(f, " %05lu", alloverflows);
+	/* As cyclictest, at most -h cycle numbers per thread. */
+	fprintf(f, "\n# Histogram Overflow at cycle number:\n");
 	for (int j = 0; j < n; j++) {
 		const struct lat_thread *t = &threads[j];
 
-		printf("# Thread %d:", j);
+		fprintf(f, "# Thread %d:", j);
 		for (unsigned long k = 0; k < t->nr_outliers; k++)
-			printf(" %05lu", t->outliers[k]);
+			fprintf(f, " %05lu", t->outliers[k]);
 		if (t->nr_outliers < t->overflow)
-			printf(" # %05lu others", t->overflow - t->nr_outliers);
-		printf("\n");
+			fprintf(f, " # %05lu others",
+				t->overflow - t->nr_outliers);
+		fprintf(f, "\n");
 	}
+	/* cyclictest ends the histogram with an empty line. */
+	fprintf(f, "\n");
 }
 
-static void print_loadavg(void)
+static void print_hist(FILE *f, int n)
+{
+	unsigned long long total[MAX_THREADS + 1] = {0};
+	bool all = o.histofall && n > 1;
+
+	fprintf(f, "# Histogram\n");
+	for (long i = 0; i < o.hist; i++) {
+		unsigned long long allthreads = 0;
+
+		fprintf(f, "%06ld ", i);
+		for (int j = 0; j < n; j++) {
+			fprintf(f, "%06lu", threads[j].hist[i]);
+			if (j < n - 1)
+				fprintf(f, "\t");
+			total[j] += threads[j].hist[i];
+			allthreads += threads[j].hist[i];
+		}
+		if (all) {
+			fprintf(f, "\t%06llu", allthreads);
+			total[n] += allthreads;
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "# Total:");
+	for (int j = 0; j < n + all; j++)
+		fprintf(f, " %09llu", total[j]);
+	print_hist_summary(f, n, all);
+}
+
+/* The histogram to --histfile, or to stdout; 0, or 1 on error. */
+static int write_hist(void)
+{
+	FILE *f = o.histfile ? fopen(o.histfile, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "preempt: %s: --histfile %s: %s\n", CMD,
+			o.histfile, strerror(errno));
+		return 1;
+	}
+	print_hist(f, o.threads);
+	if (f != stdout && fclose(f)) {
+		fprintf(stderr, "preempt: %s: --histfile %s: %s\n", CMD,
+			o.histfile, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Without -q, cyclictest redraws a status block every REFRESH_US: the
+ * policy line, an empty line and the thread lines, each redraw first
+ * moving the cursor up over the previous one.
+ */
+static void print_status(bool first)
 {
 	char buf[128] = "";
 	FILE *f = fopen("/proc/loadavg", "r");
@@ -278,7 +321,13 @@ static void print_loadavg(void)
 		fclose(f);
 	}
 	buf[strcspn(buf, "\n")] = '\0';
-	printf("policy: %s: loadavg: %s\n\n", o.prio ? "fifo" : "other", buf);
+	if (!first)
+		printf("\033[%dA", o.threads + 2);
+	printf("policy: %s: loadavg: %s          \n\n",
+	       o.prio ? "fifo" : "other/other", buf);
+	for (int i = 0; i < o.threads; i++)
+		print_stat(&threads[i]);
+	fflush(stdout);
 }
 
 /* ---- one model ---------------------------------------------------------- */
@@ -289,6 +338,60 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* -a/-S: thread @i's vCPU, round robin over -a's set; -1: not pinned. */
+static int thread_cpu(int i)
+{
+	int cpus[MAX_THREADS], n = 0, nr = num_online_cpus();
+	const char *p = o.cpuset;
+
+	if (!o.affinity || nr < 1)
+		return -1;
+	if (!p)
+		return i % nr;
+	while (*p && n < MAX_THREADS) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long c = lo; c <= hi && n < MAX_THREADS; c++)
+			if (c >= 0 && c < nr)
+				cpus[n++] = (int)c;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n ? cpus[i % n] : -1;
+}
+
+/*
+ * With -q on a terminal, a run with -D draws one status line on stderr,
+ * redrawn in place; nothing when stderr is not a terminal.
+ */
+static bool progress_shown;
+
+static void progress(long start, long deadline)
+{
+	static long last;
+	long now = now_ns();
+	unsigned long cycles = 0;
+
+	if (!deadline || !isatty(STDERR_FILENO) || now - last < 500000000L)
+		return;
+	last = now;
+	for (int i = 0; i < o.threads; i++)
+		cycles += threads[i].cycles;
+	fprintf(stderr, "\r%ld/%ld s, %lu cycles\033[K",
+		(now - start) / 1000000000L, (deadline - start) / 1000000000L,
+		cycles);
+	progress_shown = true;
+}
+
+static void progress_clear(void)
+{
+	if (progress_shown)
+		fprintf(stderr, "\r\033[K");
+	progress_shown = false;
+}
+
 static int run_model(enum preempt_model model, bool header)
 {
 	struct machine_config cfg = {
@@ -297,8 +400,8 @@ static int run_model(enum preempt_model model, bool header)
 	/* One raise per vCPU per LOAD_IRQ_NS, the vCPUs in turn. */
 	struct irq_source raiser = {
 		.irq = LOAD_IRQ, .period_ns = LOAD_IRQ_NS, .round_robin = true};
-	long deadline =
-		o.duration_s ? now_ns() + o.duration_s * 1000000000L : 0;
+	long start = now_ns();
+	long deadline = o.duration_s ? start + o.duration_s * 1000000000L : 0;
 	int err;
 
 	err = machine_boot(&cfg);
@@ -323,9 +426,11 @@ static int run_model(enum preempt_model model, bool header)
 		*t = (struct lat_thread){
 			.index = i,
 			.prio = o.prio,
+			.bind = thread_cpu(i),
 			.interval_ns =
 				(o.interval_us + i * o.distance_us) * 1000L,
 			.hist = t->hist,
+			.outliers = t->outliers,
 		};
 		t->task = kthread_create(lat_fn, t, "cyclic/%d", i);
 		if (!t->task) {
@@ -333,12 +438,15 @@ static int run_model(enum preempt_model model, bool header)
 				CMD);
 			exit(1);
 		}
+		if (t->bind >= 0)
+			kthread_bind(t->task, t->bind);
 		if (o.prio)
 			pk_sched_setscheduler(t->task, SCHED_FIFO, o.prio);
-		wake_up_process(t->task);
 	}
 	if (!o.quiet)
-		print_loadavg();
+		print_status(true);
+	for (int i = 0; i < o.threads; i++)
+		wake_up_process(threads[i].task);
 	for (;;) {
 		int done = 0;
 
@@ -348,7 +456,11 @@ static int run_model(enum preempt_model model, bool header)
 		if ((o.loops && done == o.threads) || interrupted ||
 		    (deadline && now_ns() >= deadline))
 			break;
-		usleep(2000);
+		usleep(REFRESH_US);
+		if (!o.quiet)
+			print_status(false);
+		else
+			progress(start, deadline);
 	}
 	for (int i = 0; i < o.threads; i++)
 		kthread_stop(threads[i].task);
@@ -359,18 +471,29 @@ static int run_model(enum preempt_model model, bool header)
 		if (load[i])
 			kthread_stop(load[i]);
 	machine_shutdown();
+	progress_clear();
 
-	if (o.hist) {
-		print_hist(o.threads);
+	/* cyclictest's order: the last status block, or with -q the thread
+	 * lines unless there is a histogram; then the histogram. */
+	if (!o.quiet)
+		print_status(false);
+	else if (!o.hist)
 		for (int i = 0; i < o.threads; i++)
+			print_stat(&threads[i]);
+	fflush(stdout);
+	if (o.hist) {
+		err = write_hist();
+		for (int i = 0; i < o.threads; i++) {
 			for (long b = 0; b < o.hist; b++)
 				model_hist[model][b] += threads[i].hist[b];
+			model_ovf[model] += threads[i].overflow;
+			if (threads[i].max > model_max[model])
+				model_max[model] = threads[i].max;
+		}
 	}
-	for (int i = 0; i < o.threads; i++)
-		print_stat(&threads[i]);
 	model_ran[model] = true;
 	fflush(stdout);
-	return 0;
+	return err;
 }
 
 /* ---- --plot ------------------------------------------------------------- */
@@ -407,14 +530,124 @@ static void plot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* One curve of the plot: a thread's or a model's histogram. */
+struct curve {
+	const unsigned long *hist;
+	unsigned long overflow;
+	long max_us;
+	const char *title;
+	const char *color;
+};
+
+/* A colour per model, the same in every plot; threads take them in turn. */
+static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c",
+				     "#9467bd", "#d62728", "#8c564b",
+				     "#17becf", "#7f7f7f"};
+
+/*
+ * The data file: bucket, then one column per curve.  Samples beyond the
+ * histogram are counted in its last bucket, so none is dropped; the plot
+ * says so in a note.
+ */
+static void plot_data(FILE *df, const struct curve *c, int n)
+{
+	for (long b = 0; b < o.hist; b++) {
+		fprintf(df, "%ld", b);
+		for (int i = 0; i < n; i++)
+			fprintf(df, " %lu",
+				c[i].hist[b] +
+					(b == o.hist - 1 ? c[i].overflow : 0));
+		fprintf(df, "\n");
+	}
+}
+
+/* The x axis ends a little after the panel's last sample, not at -h. */
+static long plot_xmax(const struct curve *c, int n)
+{
+	long last = 0, x;
+
+	for (int i = 0; i < n; i++) {
+		if (c[i].overflow)
+			return o.hist;
+		for (long b = o.hist - 1; b > last; b--)
+			if (c[i].hist[b]) {
+				last = b;
+				break;
+			}
+	}
+	x = (last + 1) * 6 / 5 + 1;
+	return x < 10 ? (o.hist < 10 ? o.hist : 10) : x > o.hist ? o.hist : x;
+}
+
+/* One panel: log counts, the maximum marked, overflows noted. */
+static void plot_panel(FILE *sf, const char *data, const char *title,
+		       const struct curve *c, int n, int col0)
+{
+	long xmax = plot_xmax(c, n), max = -1;
+	unsigned long ovf = 0;
+	int who = 0;
+	/*
+	 * Over more than three decades of µs a linear axis squeezes the
+	 * fast samples into its first pixels: then the axis is logarithmic,
+	 * each bucket drawn at its upper edge (bucket b holds b..b+1 µs).
+	 */
+	int logx = xmax > 1000;
+
+	for (int i = 0; i < n; i++) {
+		ovf += c[i].overflow;
+		if (c[i].max_us > max) {
+			max = c[i].max_us;
+			who = i;
+		}
+	}
+	/* A panel per model is titled by it: no key to cover the notes. */
+	fprintf(sf,
+		"unset arrow\nunset label\nset title \"%s\"\n%s\n"
+		"set xrange [%d:%ld]\n%s\n",
+		title, logx ? "set logscale x" : "unset logscale x", logx,
+		xmax + logx, n > 1 ? "set key top left" : "unset key");
+	if (max >= 0 && max < o.hist)
+		fprintf(sf,
+			"set arrow from %ld, graph 0 to %ld, graph 1 nohead "
+			"dt 2 lc rgb \"%s\"\n"
+			"set label \"max %ld us\" at %ld, graph 0.93 right "
+			"offset -0.5,0 tc rgb \"%s\"\n",
+			max + logx, max + logx, c[who].color, max, max + logx,
+			c[who].color);
+	else if (max >= 0)
+		fprintf(sf,
+			"set label \"max %ld us (beyond the axis)\" at graph "
+			"0.98, graph 0.93 right tc rgb \"%s\"\n",
+			max, c[who].color);
+	if (ovf)
+		fprintf(sf,
+			"set label \"last bin: %lu samples >= %ld us\" at "
+			"graph 0.98, graph 0.84 right\n",
+			ovf, o.hist);
+	fprintf(sf, "plot ");
+	for (int i = 0; i < n; i++) {
+		fprintf(sf, "%s", i ? ", " : "");
+		plot_quote(sf, data);
+		fprintf(sf,
+			" using ($1+%d):%d title \"%s\" with histeps lw 2 lc "
+			"rgb \"%s\"",
+			logx, col0 + i, c[i].title, c[i].color);
+	}
+	fprintf(sf, "\n");
+}
+
 static int plot(const char *gnuplot)
 {
 	char data[] = "/tmp/preempt_latency_data.XXXXXX";
 	char script[] = "/tmp/preempt_latency_plot.XXXXXX";
-	int dfd = mkstemp(data), sfd = mkstemp(script), col = 2, status = 1;
+	int dfd = mkstemp(data), sfd = mkstemp(script), status = 1, n = 0;
 	FILE *df = dfd >= 0 ? fdopen(dfd, "w") : NULL;
 	FILE *sf = sfd >= 0 ? fdopen(sfd, "w") : NULL;
 	bool per_thread = o.model >= 0;
+	struct curve c[MAX_THREADS > PREEMPT_MODEL_NR ? MAX_THREADS
+						      : PREEMPT_MODEL_NR];
+	char names[MAX_THREADS][24];
+	int rows, cols;
 	pid_t pid;
 
 	if (!df || !sf) {
@@ -422,45 +655,45 @@ static int plot(const char *gnuplot)
 			CMD, strerror(errno));
 		goto out;
 	}
-	/* One column per thread (one model) or per model (--model all). */
-	for (long b = 0; b < o.hist; b++) {
-		fprintf(df, "%ld", b);
-		if (per_thread)
-			for (int i = 0; i < o.threads; i++)
-				fprintf(df, " %lu", threads[i].hist[b]);
-		else
-			for (int m = 0; m < PREEMPT_MODEL_NR; m++)
-				if (model_ran[m])
-					fprintf(df, " %lu", model_hist[m][b]);
-		fprintf(df, "\n");
+	/* One model: a curve per thread.  --model all: a panel per model. */
+	for (int i = 0; i < (per_thread ? o.threads : PREEMPT_MODEL_NR); i++) {
+		if (per_thread) {
+			snprintf(names[i], sizeof(names[i]), "thread %d", i);
+			c[n++] = (struct curve){
+				threads[i].hist, threads[i].overflow,
+				threads[i].cycles ? threads[i].max / 1000 : -1,
+				names[i], colors[i % 8]};
+		} else if (model_ran[i]) {
+			c[n++] = (struct curve){
+				model_hist[i], model_ovf[i],
+				model_max[i] / 1000,
+				preempt_model_str((enum preempt_model)i),
+				colors[i]};
+		}
 	}
-	fprintf(sf, "set terminal png size 900,600\nset output ");
+	plot_data(df, c, n);
+	rows = per_thread ? 1 : (n + 1) / 2;
+	cols = per_thread || n < 2 ? 1 : 2;
+	fprintf(sf, "set terminal png size %d,%d\nset output ", cols * 640,
+		rows * 360 + 40);
 	plot_quote(sf, o.plot);
 	fprintf(sf,
-		"\nset title \"preempt latency: I:%ld us, %s\"\n"
-		"set xlabel \"Latency (us)\"\n"
+		"\nset xlabel \"Latency (us)\"\n"
 		"set ylabel \"Number of latency samples\"\n"
-		"set logscale y\nset yrange [0.8:*]\nset xrange [0:%ld]\n"
-		"plot ",
-		o.interval_us,
+		"set logscale y\nset yrange [0.8:*]\nset grid\n"
+		"set multiplot layout %d,%d title \"preempt latency: I:%ld "
+		"us, %d thread(s), %s\"\n",
+		rows, cols, o.interval_us, o.threads,
 		per_thread ? preempt_model_str((enum preempt_model)o.model)
-			   : "all models",
-		o.hist);
-	for (int i = 0; i < (per_thread ? o.threads : PREEMPT_MODEL_NR); i++) {
-		if (!per_thread && !model_ran[i])
-			continue;
-		fprintf(sf, "%s", col > 2 ? ", " : "");
-		plot_quote(sf, data);
-		if (per_thread)
-			fprintf(sf,
-				" using 1:%d title \"thread %d\" with histeps",
-				col, i);
-		else
-			fprintf(sf, " using 1:%d title \"%s\" with histeps",
-				col, preempt_model_str((enum preempt_model)i));
-		col++;
-	}
-	fprintf(sf, "\n");
+			   : "every model");
+	if (per_thread)
+		plot_panel(sf, data,
+			   preempt_model_str((enum preempt_model)o.model), c, n,
+			   2);
+	else
+		for (int i = 0; i < n; i++)
+			plot_panel(sf, data, c[i].title, &c[i], 1, 2 + i);
+	fprintf(sf, "unset multiplot\n");
 	fflush(df);
 	fflush(sf);
 	pid = fork();
@@ -487,6 +720,107 @@ out:
 	unlink(data);
 	unlink(script);
 	return status;
+}
+
+/* ---- --json: rt-tests 2.x's file ---------------------------------------- */
+
+static void json_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%a, %d %b %Y %T %z", &tm);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static void json_thread(FILE *f, const struct lat_thread *t, bool last)
+{
+	bool any = false;
+
+	fprintf(f, "    \"%d\": {\n      \"histogram\": {", t->index);
+	for (long b = 0; b < o.hist; b++) {
+		if (!t->hist[b])
+			continue;
+		fprintf(f, "%s        \"%ld\": %lu", any ? ",\n" : "\n", b,
+			t->hist[b]);
+		any = true;
+	}
+	fprintf(f, "%s      },\n", any ? "\n" : "");
+	fprintf(f,
+		"      \"cycles\": %lu,\n      \"min\": %ld,\n"
+		"      \"max\": %ld,\n      \"avg\": %.2f,\n"
+		"      \"cpu\": %d,\n      \"node\": 0\n    }%s\n",
+		t->cycles, unit(t->min), unit(t->max),
+		t->cycles ? (double)unit(t->sum) / (double)t->cycles : 0.0,
+		t->cpu, last ? "" : ",");
+}
+
+/*
+ * The keys, their order and layout as rt-tests 2.x's --json writes them,
+ * its "cmdline:" and "rt_test_version:" (colon inside the key) included.
+ */
+static int write_json(int argc, char **argv, time_t start, int status)
+{
+	FILE *f = fopen(o.json, "w");
+	struct utsname u;
+	char t0[64], t1[64], cmd[4096] = "";
+	size_t len = 0;
+
+	if (!f) {
+		fprintf(stderr, "preempt: %s: --json %s: %s\n", CMD, o.json,
+			strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < argc && len < sizeof(cmd); i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
+					i ? " " : "", argv[i]);
+	json_time(t0, sizeof(t0), start);
+	json_time(t1, sizeof(t1), time(NULL));
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	fprintf(f, "{\n  \"file_version\": 1,\n  \"cmdline:\": ");
+	json_string(f, cmd);
+	fprintf(f,
+		",\n  \"rt_test_version:\": \"" RT_TESTS_VERSION "\",\n"
+		"  \"start_time\": \"%s\",\n  \"end_time\": \"%s\",\n"
+		"  \"return_code\": %d,\n  \"sysinfo\": {\n",
+		t0, t1, status);
+	fprintf(f, "    \"sysname\": ");
+	json_string(f, u.sysname);
+	fprintf(f, ",\n    \"nodename\": ");
+	json_string(f, u.nodename);
+	fprintf(f, ",\n    \"release\": ");
+	json_string(f, u.release);
+	fprintf(f, ",\n    \"version\": ");
+	json_string(f, u.version);
+	fprintf(f, ",\n    \"machine\": ");
+	json_string(f, u.machine);
+	/* "realtime": the host kernel's, as cyclictest reports it. */
+	fprintf(f,
+		",\n    \"realtime\": %d\n  },\n  \"num_threads\": %d,\n"
+		"  \"resolution_in_ns\": 0,\n  \"thread\": {\n",
+		access("/sys/kernel/realtime", F_OK) == 0, o.threads);
+	for (int i = 0; i < o.threads; i++)
+		json_thread(f, &threads[i], i == o.threads - 1);
+	fprintf(f, "  }\n}\n");
+	if (fclose(f)) {
+		fprintf(stderr, "preempt: %s: --json %s: %s\n", CMD, o.json,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -540,30 +874,48 @@ static bool parse_duration(const char *s, long *v)
 
 static void usage(void)
 {
-	printf("usage: preempt latency [options]\n"
-	       "cyclictest on a booted machine: SCHED_FIFO tasks sleep on an "
-	       "hrtimer until the\nnext period and report wake time minus "
-	       "intended time.\n\n"
-	       "  -p, --priority N    SCHED_FIFO priority (1..99; 0: "
-	       "SCHED_NORMAL), default 80\n"
+	printf("usage: preempt latency [options]   (or: preempt cyclictest, "
+	       "or the tool named cyclictest)\n"
+	       "cyclictest on a booted machine: tasks sleep on an hrtimer "
+	       "until the next period\nand report wake time minus intended "
+	       "time, in cyclictest's output formats.\n\n"
+	       "  -p, --priority N    SCHED_FIFO priority (1..99); default 0: "
+	       "SCHED_OTHER\n"
 	       "  -i, --interval US   base interval, default 1000\n"
-	       "  -d, --distance US   interval added per thread, default 500\n"
+	       "  -d, --distance US   interval added per thread, default 500 "
+	       "(0 with -h)\n"
 	       "  -t, --threads [N]   measuring threads (no N: one per vCPU)\n"
+	       "  -a, --affinity [L]  pin thread i to vCPU i, or round robin "
+	       "over the list L (0-2,4)\n"
+	       "  -S, --smp           -a -t: a thread per vCPU, each pinned\n"
 	       "  -l, --loops N       cycles per thread (0: endless)\n"
 	       "  -D, --duration T    run time, N[s|m|h|d]\n"
 	       "  -h, --histogram N   histogram of N 1-us buckets\n"
 	       "  -H, --histofall N   same, plus an all-threads column\n"
+	       "      --histfile=F    the histogram into F instead of stdout\n"
+	       "      --json=F        the summary as rt-tests 2.x's JSON\n"
 	       "  -q, --quiet         print only the summary at the end\n"
 	       "  -N, --nsecs         report latencies in ns\n"
 	       "  -m, --mlockall      lock this process's memory\n"
-	       "      --model NAME    none, voluntary, full, lazy, rt, or all\n"
+	       "  -u, --unbuffered    unbuffered stdout\n"
+	       "Not in cyclictest:\n"
+	       "      --model NAME    none, voluntary, full (default), lazy, "
+	       "rt, or all\n"
 	       "      --load N        N CPU-bound tasks and interrupt load\n"
 	       "      --plot FILE.png draw the histogram with gnuplot "
 	       "($PREEMPT_GNUPLOT)\n"
 	       "vCPUs: $PREEMPT_NR_CPUS, default the host's CPUs.\n");
 }
 
-enum { OPT_MODEL = 256, OPT_LOAD, OPT_PLOT, OPT_HELP };
+enum {
+	OPT_MODEL = 256,
+	OPT_LOAD,
+	OPT_PLOT,
+	OPT_HELP,
+	OPT_HISTFILE,
+	OPT_JSON,
+	OPT_NOOP
+};
 
 static const struct option long_opts[] = {
 	{"priority", required_argument, NULL, 'p'},
@@ -581,8 +933,37 @@ static const struct option long_opts[] = {
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"affinity", optional_argument, NULL, 'a'},
+	{"smp", no_argument, NULL, 'S'},
+	{"histfile", required_argument, NULL, OPT_HISTFILE},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"unbuffered", no_argument, NULL, 'u'},
+	/* cyclictest tunes the host here; a machine has nothing to tune. */
+	{"default-system", no_argument, NULL, OPT_NOOP},
 	{NULL, 0, NULL, 0},
 };
+
+/* A CPU list as -a takes it: N or N-M, comma separated. */
+static bool valid_cpuset(const char *s)
+{
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s || lo < 0)
+			return false;
+		if (*end == '-') {
+			s = end + 1;
+			hi = strtol(s, &end, 10);
+			if (end == s || hi < lo)
+				return false;
+		}
+		if (*end && *end != ',')
+			return false;
+		s = *end ? end + 1 : end;
+	}
+	return true;
+}
 
 static int default_threads(void)
 {
@@ -601,15 +982,14 @@ static int parse(int argc, char **argv)
 	int c;
 	long v;
 
-	o = (struct opts){.prio = 80,
-			  .threads = 1,
+	o = (struct opts){.threads = 1,
 			  .model = PREEMPT_MODEL_FULL,
 			  .interval_us = 1000,
 			  .distance_us = 500};
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":p:i:d:t::l:D:h:H:qNm", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:i:d:t::l:D:h:H:qNma::Su",
+				long_opts, NULL)) != -1) {
 		const char *arg = optarg;
 
 		switch (c) {
@@ -704,6 +1084,34 @@ static int parse(int argc, char **argv)
 		case OPT_HELP:
 			usage();
 			return 1;
+		case 'a':
+			if (!arg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				arg = argv[optind++];
+			if (arg && !valid_cpuset(arg))
+				return cli_usage_error(
+					CMD, "bad -a '%s' (a CPU list: 0-2,4)",
+					arg);
+			o.affinity = true;
+			o.cpuset = arg;
+			break;
+		case 'S':
+			o.affinity = true;
+			o.cpuset = NULL;
+			o.threads = default_threads();
+			break;
+		case 'u':
+			setvbuf(stdout, NULL, _IONBF, 0);
+			break;
+		case OPT_NOOP:
+			break;
+		case OPT_HISTFILE:
+		case OPT_JSON:
+			if (!arg[0])
+				return cli_usage_error(CMD, "%s needs a file",
+						       argv[optind - 1]);
+			*(c == OPT_JSON ? &o.json : &o.histfile) = arg;
+			break;
 		case ':':
 			return cli_usage_error(CMD, "option '%s' needs a value",
 					       argv[optind - 1]);
@@ -717,6 +1125,9 @@ static int parse(int argc, char **argv)
 				       argv[optind]);
 	if (o.plot && !o.hist)
 		o.hist = PLOT_DEFAULT_HIST;
+	/* cyclictest: with a histogram every thread has the same interval. */
+	if (o.hist)
+		o.distance_us = 0;
 	return 0;
 }
 
@@ -724,6 +1135,7 @@ int cmd_latency(int argc, char **argv)
 {
 	char gnuplot[4096];
 	int err = parse(argc, argv), status = 0;
+	time_t start = time(NULL);
 
 	if (err)
 		return err == 1 ? 0 : err;
@@ -736,7 +1148,8 @@ int cmd_latency(int argc, char **argv)
 			strerror(errno));
 	for (int i = 0; i < o.threads; i++) {
 		threads[i].hist = calloc((size_t)o.hist + 1, sizeof(long));
-		if (!threads[i].hist) {
+		threads[i].outliers = calloc((size_t)o.hist + 1, sizeof(long));
+		if (!threads[i].hist || !threads[i].outliers) {
 			fprintf(stderr, "preempt: %s: out of memory\n", CMD);
 			return 1;
 		}
@@ -750,6 +1163,8 @@ int cmd_latency(int argc, char **argv)
 	}
 	signal(SIGINT, on_sigint);
 	signal(SIGTERM, on_sigint);
+	/* A machine has no power states; the line stays for the parsers. */
+	printf("# /dev/cpu_dma_latency set to 0us\n");
 	for (int m = 0; m < PREEMPT_MODEL_NR && !status; m++) {
 		if (o.model >= 0 && m != o.model)
 			continue;
@@ -759,8 +1174,12 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!status && o.plot)
 		status = plot(gnuplot);
-	for (int i = 0; i < o.threads; i++)
+	if (o.json && write_json(argc, argv, start, status))
+		status = 1;
+	for (int i = 0; i < o.threads; i++) {
 		free(threads[i].hist);
+		free(threads[i].outliers);
+	}
 	for (int m = 0; m < PREEMPT_MODEL_NR; m++)
 		free(model_hist[m]);
 	return status;

@@ -75,7 +75,8 @@ struct pk_trace_entry {
 	char comm[16];
 	union {
 		struct {
-			unsigned long ip; /* the caller */
+			unsigned long ip;     /* the caller */
+			unsigned long parent; /* its caller; 0: unknown */
 		} ctx;
 		struct {
 			int32_t irq, ret;
@@ -151,9 +152,14 @@ const char *pk_tracer_str(int tracer);
  * @pid, @comm, @policy, @prio: the task running when it ended
  * @entries: events kept; @total: events recorded inside it
  */
+#define PK_TRACE_STACK 16 /* frames kept of a maximum's end */
+
 struct pk_trace_max {
 	uint64_t latency_ns, start_ts;
 	unsigned long start_ip, end_ip;
+	unsigned long
+		stack[PK_TRACE_STACK]; /* where it ended, innermost first */
+	int nr_stack;
 	int cpu, nr_cpus;
 	int pid, policy, prio;
 	char comm[16];

@@ -15,7 +15,11 @@
 #include "../debug/report.h"
 #include "trace_internal.h"
 
-/* The kernel's names for its preemption models in this header. */
+/*
+ * The kernel's names for its preemption models in this header
+ * (print_trace_header(), kernel/trace/trace.c): server, desktop, preempt,
+ * lazy (since the lazy model, Linux 6.13) and preempt_rt.
+ */
 static const char *model_name(enum preempt_model model)
 {
 	switch (model) {
@@ -26,7 +30,7 @@ static const char *model_name(enum preempt_model model)
 	case PREEMPT_MODEL_FULL:
 		return "preempt";
 	case PREEMPT_MODEL_LAZY:
-		return "preempt_lazy";
+		return "lazy";
 	case PREEMPT_MODEL_RT:
 		return "preempt_rt";
 	default:
@@ -136,15 +140,17 @@ void pk_trace_event_text(const struct pk_trace_entry *e, char *buf, size_t size)
 		[PK_TRACE_PREEMPT_OFF] = "preempt_disable",
 		[PK_TRACE_PREEMPT_ON] = "preempt_enable",
 	};
-	char sym[200];
+	char sym[200], psym[200];
 
 	switch (e->type) {
 	case PK_TRACE_IRQS_OFF:
 	case PK_TRACE_IRQS_ON:
 	case PK_TRACE_PREEMPT_OFF:
 	case PK_TRACE_PREEMPT_ON:
-		snprintf(buf, size, "%s: caller=%s", ctx_names[e->type],
-			 pk_sym_str(e->ctx.ip, sym, sizeof(sym)));
+		snprintf(buf, size, "%s: caller=%s parent=%s",
+			 ctx_names[e->type],
+			 pk_sym_str(e->ctx.ip, sym, sizeof(sym)),
+			 pk_sym_str(e->ctx.parent, psym, sizeof(psym)));
 		break;
 	case PK_TRACE_IRQ_ENTRY:
 		snprintf(buf, size, "irq_handler_entry: irq=%d name=%.16s",
@@ -210,6 +216,27 @@ static const char *sym_name(unsigned long ip, char *buf, size_t size)
 	if (!pk_symbolize(ip, buf, size, &off, &symsize, &file, &line))
 		snprintf(buf, size, "0x%lx", ip);
 	return buf;
+}
+
+/*
+ * ftrace ends a latency trace with the stack where the section ended: a
+ * "<stack trace>" line as the last event's, then " => function" per frame.
+ */
+static void print_stack(FILE *out, const struct pk_trace_entry *last,
+			const struct pk_trace_max *m)
+{
+	char flags[6];
+
+	pk_trace_lat_flags(last, flags);
+	fprintf(out, "%8.8s-%-7d %3d%s %4lluus : <stack trace>\n",
+		pk_trace_comm(last), last->pid, last->cpu, flags,
+		(unsigned long long)((last->ts - m->start_ts) / 1000));
+	for (int i = 0; i < m->nr_stack; i++) {
+		char name[200];
+
+		fprintf(out, " => %s\n",
+			sym_name(m->stack[i], name, sizeof(name)));
+	}
 }
 
 static int policy_nice(const struct pk_trace_max *m)
@@ -284,6 +311,8 @@ int pk_trace_print_latency(FILE *out)
 	for (unsigned long i = 0; i < n; i++)
 		print_event(out, &ev[i], m.start_ts,
 			    i + 1 < n ? ev[i + 1].ts : ev[i].ts);
+	if (n)
+		print_stack(out, &ev[n - 1], &m);
 	fputc('\n', out);
 	free(ev);
 	return 0;

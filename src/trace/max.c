@@ -61,6 +61,8 @@ static void fill_max(struct pk_trace_cpu *t, const struct pk_trace_section *s,
 	m->start_ts = s->start_ts;
 	m->start_ip = s->start_ip;
 	m->end_ip = s->end_ip;
+	m->nr_stack = s->nr_stack;
+	memcpy(m->stack, s->stack, sizeof(m->stack));
 	m->cpu = p->cpu >= 0 ? p->cpu : raw_smp_processor_id();
 	m->nr_cpus = num_online_cpus();
 	m->pid = p->pid;

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <execinfo.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -107,6 +108,51 @@ static uint64_t record(struct pk_trace_cpu *t, struct pk_trace_entry *e)
 	return idx;
 }
 
+/*
+ * The frame of @ip's function in @f: the return address nearest after @ip
+ * (the call that reached the tracepoint returns into that function).  The
+ * host's unwinder (backtrace(), async-signal-safe once primed, see
+ * src/debug/stacktrace.c) stands in for the kernel's CALLER_ADDR1, which
+ * needs frame pointers.  -1 when no frame is near enough.
+ */
+static int frame_of(void *const *f, int n, unsigned long ip)
+{
+	unsigned long best = 1UL << 16;
+	int at = -1;
+
+	for (int i = 0; i < n; i++) {
+		unsigned long a = (unsigned long)f[i];
+
+		if (a >= ip && a - ip < best) {
+			best = a - ip;
+			at = i;
+		}
+	}
+	return at;
+}
+
+/* The preemptirq events' parent=: the caller of @ip's function. */
+static unsigned long parent_of(unsigned long ip)
+{
+	void *f[12];
+	int n = backtrace(f, 12), at = frame_of(f, n, ip);
+
+	return at >= 0 && at + 1 < n ? (unsigned long)f[at + 1] : 0;
+}
+
+/* ftrace's stack block of a maximum: from @ip's function outwards. */
+static void section_stack(struct pk_trace_section *s)
+{
+	void *f[PK_TRACE_STACK + 8];
+	int n = backtrace(f, PK_TRACE_STACK + 8);
+	int at = frame_of(f, n, s->end_ip);
+
+	s->nr_stack = 0;
+	for (int i = at < 0 ? 0 : at + 1; i < n && s->nr_stack < PK_TRACE_STACK;
+	     i++)
+		s->stack[s->nr_stack++] = (unsigned long)f[i];
+}
+
 static uint64_t record_ctx(struct pk_trace_cpu *t, enum pk_trace_type type,
 			   unsigned long ip, uint64_t *ts)
 {
@@ -114,6 +160,7 @@ static uint64_t record_ctx(struct pk_trace_cpu *t, enum pk_trace_type type,
 
 	fill_header(&e, type);
 	e.ctx.ip = ip;
+	e.ctx.parent = parent_of(ip);
 	*ts = e.ts;
 	return record(t, &e);
 }
@@ -188,8 +235,11 @@ static void section_stop(struct pk_trace_cpu *t, uint64_t idx, uint64_t ts,
 	s.end_ip = ip;
 	s.end_idx = idx;
 	if (s.end_ts - s.start_ts >
-	    __atomic_load_n(&pk_tracer_state.max_latency_ns, __ATOMIC_RELAXED))
+	    __atomic_load_n(&pk_tracer_state.max_latency_ns,
+			    __ATOMIC_RELAXED)) {
+		section_stack(&s);
 		pk_trace_update_max(t, &s);
+	}
 }
 
 /* ---- the tracepoints ---- */

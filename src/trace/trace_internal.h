@@ -16,6 +16,8 @@
 struct pk_trace_section {
 	uint64_t start_ts, end_ts, start_idx, end_idx;
 	unsigned long start_ip, end_ip;
+	unsigned long stack[PK_TRACE_STACK];
+	int nr_stack;
 };
 
 /*

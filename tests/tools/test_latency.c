@@ -98,6 +98,17 @@ static void parse_block(const char *text, bool nsecs, struct parsed *p)
 	     l = strtok_r(NULL, "\n", &save)) {
 		regmatch_t m[10];
 
+		/* A status redraw: cursor up over the last block ("ESC[nA"),
+		 * whose thread lines the new block replaces. */
+		if (l[0] == '\033') {
+			assert_true(l[1] == '[');
+			l += 2 + strspn(l + 2, "0123456789");
+			assert_true(*l == 'A');
+			l++;
+		}
+		if (!strncmp(l, "policy: ", 8))
+			p->nr_t = 0;
+
 		if (!regexec(&tre, l, 10, m, 0)) {
 			struct tline *t = &p->t[p->nr_t++];
 			char again[256];
@@ -248,32 +259,65 @@ static void check_hist(const struct parsed *p, int threads, long buckets,
 
 static struct parsed p;
 
-static void quiet_threads_and_histogram(void **state)
+/* Without -q, the last status block's thread lines, then the histogram. */
+static void threads_then_histogram(void **state)
 {
+	static const char head[] = "# /dev/cpu_dma_latency set to 0us\n"
+				   "policy: other/other: loadavg: ";
+	const char *hist;
+
 	(void)state;
-	assert_int_equal(TOOL("-q", "-l", "100", "-i", "200", "-t", "2", "-h",
-			      "60", "--model", "full"),
+	assert_int_equal(TOOL("-l", "100", "-i", "200", "-t", "2", "-h", "60",
+			      "--model", "full"),
 			 0);
 	assert_string_equal(res.err, "");
 	parse_block(res.out, false, &p);
-	check_threads(&p, 2, 100, 80, 200, 500);
+	/* cyclictest: SCHED_OTHER by default, one interval with -h. */
+	check_threads(&p, 2, 100, 0, 200, 0);
 	check_hist(&p, 2, 60, false);
-	assert_contains(res.out, "# Histogram\n");
-	assert_null(strstr(res.out, "policy:")); /* -q: summary only */
+	assert_true(!strncmp(res.out, head, sizeof(head) - 1));
+	hist = strstr(res.out, "# Histogram\n");
+	assert_non_null(hist);
+	assert_null(strstr(hist, "\nT:"));
+	assert_true(!strcmp(res.out + strlen(res.out) - 2, "\n\n"));
+}
+
+/* -q -h prints the histogram and no thread line, as cyclictest. */
+static void quiet_histogram_has_no_thread_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		TOOL("-q", "-l", "100", "-i", "200", "-t", "2", "-h", "60"), 0);
+	parse_block(res.out, false, &p);
+	assert_int_equal(p.nr_t, 0);
+	assert_int_equal(p.nr_rows, 60);
+	assert_int_equal(p.total[0] + p.ovf[0], 100);
+	assert_int_equal(p.total[1] + p.ovf[1], 100);
+	assert_null(strstr(res.out, "policy:"));
+	assert_null(strstr(res.out, "T:"));
 }
 
 static void overflows_are_counted(void **state)
 {
 	(void)state;
 	/* One 1-µs bucket: nearly every sample overflows. */
-	assert_int_equal(TOOL("-q", "-l", "50", "-i", "300", "-h", "1", "-p",
-			      "70", "-d", "0", "-t", "2"),
+	assert_int_equal(TOOL("-l", "50", "-i", "300", "-h", "1", "-p", "70",
+			      "-d", "0", "-t", "2"),
 			 0);
 	parse_block(res.out, false, &p);
 	check_threads(&p, 2, 50, 70, 300, 0);
 	check_hist(&p, 2, 1, false);
-	assert_contains(res.out, "# Thread 0:");
-	assert_contains(res.out, "# Thread 1:");
+	assert_contains(res.out, "policy: fifo: loadavg:");
+	/* At most -h cycle numbers listed, as cyclictest; the rest counted. */
+	for (int j = 0; j < 2; j++) {
+		char want[64];
+
+		snprintf(want, sizeof(want),
+			 "# Thread %d: 00000 # %05lu others\n", j,
+			 p.ovf[j] - 1);
+		if (p.ovf[j] > 1 && p.rows[0][j] == 0)
+			assert_contains(res.out, want);
+	}
 }
 
 static void histofall_adds_a_column(void **state)
@@ -283,18 +327,17 @@ static void histofall_adds_a_column(void **state)
 			      "--model", "rt", "--load", "1"),
 			 0);
 	parse_block(res.out, false, &p);
-	check_threads(&p, 3, 40, 80, 250, 500);
+	check_threads(&p, 3, 40, 0, 250, 0);
 	check_hist(&p, 3, 30, true);
-	assert_contains(res.out, "policy: fifo: loadavg:");
+	assert_contains(res.out, "policy: other/other: loadavg:");
 }
 
 static void nanoseconds(void **state)
 {
 	(void)state;
-	assert_int_equal(TOOL("-N", "-q", "-l", "30", "-i", "500", "-h", "40"),
-			 0);
+	assert_int_equal(TOOL("-N", "-l", "30", "-i", "500", "-h", "40"), 0);
 	parse_block(res.out, true, &p);
-	check_threads(&p, 1, 30, 80, 500, 500);
+	check_threads(&p, 1, 30, 0, 500, 0);
 	/* The histogram stays in µs, its summary lines follow -N. */
 	assert_int_equal(p.nr_rows, 40);
 	assert_int_equal(p.total[0] + p.ovf[0], 30);
@@ -309,9 +352,8 @@ static void every_model_in_turn(void **state)
 	const char *at;
 
 	(void)state;
-	assert_int_equal(TOOL("--model", "all", "-q", "-l", "20", "-i", "200",
-			      "-h", "20"),
-			 0);
+	assert_int_equal(
+		TOOL("--model", "all", "-l", "20", "-i", "200", "-h", "20"), 0);
 	at = res.out;
 	for (int m = 0; m < 5; m++) {
 		char header[64], *block;
@@ -325,7 +367,7 @@ static void every_model_in_turn(void **state)
 		block = strndup(at, next ? (size_t)(next - at) : strlen(at));
 		parse_block(block, false, &p);
 		free(block);
-		check_threads(&p, 1, 20, 80, 200, 500);
+		check_threads(&p, 1, 20, 0, 200, 0);
 		check_hist(&p, 1, 20, false);
 	}
 }
@@ -416,7 +458,7 @@ static void plot_script_has_one_curve_per_model(void **state)
 	assert_int_equal(chmod(fake, 0755), 0);
 	snprintf(env, sizeof(env), "PREEMPT_GNUPLOT=%s", fake);
 	assert_int_equal(TOOL_ENV(env, "--plot", png, "--model", "all", "-q",
-				  "-l", "10", "-i", "200", "-h", "25"),
+				  "-l", "10", "-i", "200", "-h", "2"),
 			 0);
 	f = fopen(kept, "r");
 	assert_non_null(f);
@@ -429,6 +471,17 @@ static void plot_script_has_one_curve_per_model(void **state)
 		curves++;
 	assert_int_equal(curves, 5);
 	assert_contains(script, "title \"rt\"");
+	/* No sample dropped: each model's overflows are in a note. */
+	{
+		unsigned long printed = 0, noted = 0;
+
+		for (const char *o = res.out;
+		     (o = strstr(o, "# Histogram Overflows: ")); o++)
+			printed += strtoul(o + 23, NULL, 10);
+		for (const char *o = script; (o = strstr(o, "last bin: ")); o++)
+			noted += strtoul(o + 10, NULL, 10);
+		assert_int_equal(noted, printed);
+	}
 	unlink(kept);
 	unlink(fake);
 	rmdir(dir);
@@ -437,7 +490,8 @@ static void plot_script_has_one_curve_per_model(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(quiet_threads_and_histogram),
+		cmocka_unit_test(threads_then_histogram),
+		cmocka_unit_test(quiet_histogram_has_no_thread_lines),
 		cmocka_unit_test(overflows_are_counted),
 		cmocka_unit_test(histofall_adds_a_column),
 		cmocka_unit_test(nanoseconds),

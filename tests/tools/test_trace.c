@@ -108,6 +108,26 @@ static void assert_event_line(const char *event, char irqs, char depth)
 	assert_true(strstr(line + 26, "us") < p);
 }
 
+/*
+ * The preemptirq event names its caller's caller (parent=long_section, the
+ * task that calls the hold_* function), and the report ends with ftrace's
+ * stack block, from that same function outwards.
+ */
+static void assert_parent_and_stack(const char *event)
+{
+	const char *p = strstr(res.out, event), *stack;
+
+	assert_non_null(p);
+	p += strlen(event);
+	p += strcspn(p, " \n");
+	assert_true(!strncmp(p, " parent=long_section+0x", 23));
+	stack = strstr(res.out, " : <stack trace>\n");
+	assert_non_null(stack);
+	assert_true(!strncmp(stack + strlen(" : <stack trace>\n"),
+			     " => long_section\n => ",
+			     strlen(" => long_section\n => ")));
+}
+
 static void run_section(const char *tracer, const char *workload,
 			const char *fn)
 {
@@ -141,6 +161,7 @@ static void test_irqsoff(void **state)
 	assert_contains(res.out, "| task: irqs-off-");
 	assert_event_line("irq_disable: caller=hold_irqs_off", 'd', '.');
 	assert_event_line("irq_enable: caller=hold_irqs_off", 'd', '.');
+	assert_parent_and_stack("irq_enable: caller=hold_irqs_off");
 }
 
 static void test_preemptoff(void **state)
@@ -148,6 +169,30 @@ static void test_preemptoff(void **state)
 	(void)state;
 	run_section("preemptoff", "preempt-off", "hold_preempt_off");
 	assert_event_line("preempt_disable: caller=hold_preempt_off", '.', '1');
+	assert_parent_and_stack("preempt_disable: caller=hold_preempt_off");
+}
+
+/* M: names the model as the kernel's print_trace_header() does. */
+static void test_model_names(void **state)
+{
+	static const char *const models[][2] = {
+		{"none", "server"},   {"voluntary", "desktop"},
+		{"full", "preempt"},  {"lazy", "lazy"},
+		{"rt", "preempt_rt"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		char want[64];
+
+		assert_int_equal(TRACE("--tracer", "preemptoff", "--model",
+				       models[i][0], "--", "preempt-off",
+				       "2000"),
+				 0);
+		snprintf(want, sizeof(want), " | (M:%s VP:0, KP:0, SP:0 HP:0 ",
+			 models[i][1]);
+		assert_contains(res.out, want);
+	}
 }
 
 /* Structural check when python3 is missing: balanced, quoted, closed. */
@@ -213,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_irqsoff),
 		pk_only_if(CONFIG_DEBUG_PREEMPT,
 			   cmocka_unit_test(test_preemptoff)),
+		pk_only_if(CONFIG_DEBUG_PREEMPT,
+			   cmocka_unit_test(test_model_names)),
 		cmocka_unit_test(test_chrome),
 	};
 
