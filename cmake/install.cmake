@@ -73,6 +73,15 @@ if(SCDOC)
     install(FILES ${PK_MAN_DIR}/${page}
       DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
   endforeach()
+  # Aliases: a page that only sources another (.so), copied as it is.
+  file(GLOB PK_MAN_ALIASES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.so)
+  foreach(src ${PK_MAN_ALIASES})
+    get_filename_component(page ${src} NAME_WLE)
+    string(REGEX REPLACE ".*\\.([0-9])$" "\\1" section ${page})
+    configure_file(${src} ${PK_MAN_DIR}/${page} COPYONLY)
+    install(FILES ${PK_MAN_DIR}/${page}
+      DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+  endforeach()
   add_custom_target(man ALL DEPENDS ${PK_MAN_PAGES})
 endif()
 

@@ -7,6 +7,8 @@ dir=$1 tool=$2
 fail() { echo "man_check: $*" >&2; exit 1; }
 n=0
 for page in "$dir"/*.[13]; do
+	# An alias (.so another page) is checked through that page.
+	read -r first <"$page" && [ "${first#.so }" != "$first" ] && continue
 	warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
 	[ -z "$warnings" ] || fail "$(basename "$page"): $warnings"
 	n=$((n + 1))
@@ -20,9 +22,15 @@ commands=$("$tool" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { 
 for cmd in $commands; do
 	page=$dir/preempt-$cmd.1
 	[ -f "$page" ] || fail "no page for 'preempt $cmd'"
+	# An alias page sources another: check that one.
+	if read -r first <"$page" && [ "${first#.so }" != "$first" ]; then
+		page=$dir/$(basename "${first#.so }")
+		[ -f "$page" ] || fail "$cmd's page sources a missing $page"
+	fi
 	text=$(MANWIDTH=200 man -l "$page" 2>/dev/null)
-	grep -q "preempt-$cmd" <<<"$(MANWIDTH=200 man -l "$dir/preempt.1")" ||
-		fail "preempt(1) does not name preempt-$cmd(1)"
+	grep -qw -- "$cmd" <<<"$(MANWIDTH=200 man -l "$dir/preempt.1" |
+		sed -n '/^COMMANDS/,/^OPTIONS/p')" ||
+		fail "preempt(1) does not list the command $cmd"
 	for opt in $("$tool" "$cmd" --help 2>&1 |
 		grep -oE -- '(^|[[ ,])--[a-z][a-z0-9-]*' | sed -E 's/^[[ ,]//' |
 		sort -u); do
