@@ -86,6 +86,13 @@ static int teardown(void **state)
 	(void)state;
 	/* Let ksoftirqd finish whatever a test left it. */
 	wait_for(local_softirq_pending() == 0);
+	/*
+	 * ...and its pass: a ksoftirqd still inside its loop would take the
+	 * next test's irq-exit softirqs over.  An outermost bh disable on the
+	 * CPU thread waits the pass out.
+	 */
+	local_bh_disable();
+	local_bh_enable();
 	free_irq(LINE, &runs);
 	open_softirq(BLOCK_SOFTIRQ, NULL);
 	preempt_model_set(PREEMPT_MODEL_FULL);
