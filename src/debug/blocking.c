@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <execinfo.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdint.h>
@@ -125,23 +124,23 @@ static void find_code(void)
  */
 static unsigned long caller_past_sanitizer(unsigned long ip)
 {
-	void *frames[32];
+	unsigned long frames[32];
 	int n, i = 0;
 
 	if (!in_ranges(san_ranges, nr_san_ranges, ip))
 		return ip;
-	n = backtrace(frames, 32);
 	/* From the interceptor's frame the wrapper returns to, not the
 	 * first sanitizer frame: backtrace() itself is intercepted. */
-	while (i < n && (unsigned long)frames[i] != ip)
-		i++;
+	n = pk_stack_capture(frames, 32, ip);
+	if (n && frames[0] != ip)
+		return 0; /* not found: do not guess */
 	while (i < n &&
 	       in_ranges(san_ranges, nr_san_ranges, (uintptr_t)frames[i]))
 		i++;
 	if (i >= n ||
 	    in_ranges(lib_ranges, nr_lib_ranges, (uintptr_t)frames[i]))
 		return 0;
-	return (unsigned long)frames[i];
+	return frames[i];
 }
 
 /* ---- once per call site ---- */

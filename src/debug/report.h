@@ -32,6 +32,13 @@ void pk_rbuf_ip_sym(struct pk_rbuf *buf, unsigned long ip);
 void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip);
 /* "Call Trace:" and the caller's frames, report machinery left out. */
 void pk_rbuf_backtrace(struct pk_rbuf *buf);
+/*
+ * Up to @max return addresses of the calling stack into @out, starting at
+ * the frame that returns to @from (0: at the top, this function's caller
+ * first), for checks that keep or walk raw frames.  Any context:
+ * backtrace() is primed at startup, so it allocates nothing.
+ */
+int pk_stack_capture(unsigned long *out, int max, unsigned long from);
 
 /*
  * A WARN-style report ("cut here", @fmt, WARNING line naming the caller,

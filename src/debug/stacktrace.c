@@ -278,27 +278,46 @@ static bool is_report_frame(unsigned long ip)
 }
 
 /* The trace proper, from frame @i on, after "Call Trace:". */
-static void rbuf_trace(struct pk_rbuf *buf, void *const *frames, int n)
+static void rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n)
 {
 	int i = 0;
 
 	/* Start after the last machinery frame near the top; sanitizers put
 	 * an interceptor frame above backtrace()'s caller. */
 	for (int j = 0; j < n && j < 8; j++)
-		if (is_report_frame((unsigned long)frames[j]))
+		if (is_report_frame(frames[j]))
 			i = j + 1;
 	for (; i < n; i++)
-		rbuf_frame(buf, (unsigned long)frames[i], true, true);
+		rbuf_frame(buf, frames[i], true, true);
+}
+
+__attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
+					       unsigned long from)
+{
+	void *frames[MAX_FRAMES + 16];
+	int n, i = 0, len;
+
+	pk_host_calls_enter();
+	n = backtrace(frames, MAX_FRAMES + 16);
+	pk_host_calls_exit();
+	if (from) {
+		while (i < n && (unsigned long)frames[i] != from)
+			i++;
+		if (i == n) /* not on this stack: keep everything */
+			i = 0;
+	} else {
+		i = 1; /* our own frame */
+	}
+	len = n - i < max ? n - i : max;
+	for (int j = 0; j < len; j++)
+		out[j] = (unsigned long)frames[i + j];
+	return len > 0 ? len : 0;
 }
 
 void pk_rbuf_backtrace(struct pk_rbuf *buf)
 {
-	void *frames[MAX_FRAMES];
-	int n;
-
-	pk_host_calls_enter();
-	n = backtrace(frames, MAX_FRAMES);
-	pk_host_calls_exit();
+	unsigned long frames[MAX_FRAMES];
+	int n = pk_stack_capture(frames, MAX_FRAMES, 0);
 
 	pk_rbuf_printf(buf, "Call Trace:\n");
 	if (!pk_report_deferred()) {
@@ -306,7 +325,7 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf)
 		return;
 	}
 	for (int i = 0; i < n; i++)
-		pk_rbuf_mark(buf, PK_MARK_TRACE, (unsigned long)frames[i]);
+		pk_rbuf_mark(buf, PK_MARK_TRACE, frames[i]);
 }
 
 /* A marker at @p?  Its address into @ip. */
@@ -358,7 +377,7 @@ void pk_rbuf_expand(struct pk_rbuf *out, const char *in, size_t len,
 		    bool symbolize)
 {
 	const char *p = in, *end = in + len;
-	void *frames[MAX_FRAMES];
+	unsigned long frames[MAX_FRAMES];
 	unsigned long ip;
 	char type;
 
@@ -383,15 +402,15 @@ void pk_rbuf_expand(struct pk_rbuf *out, const char *in, size_t len,
 		/* A trace: its frames together, for the machinery skip. */
 		while (parse_mark(p, end, &type, &ip) &&
 		       type == PK_MARK_TRACE && n < MAX_FRAMES) {
-			frames[n++] = (void *)ip;
+			frames[n++] = ip;
 			p += PK_MARK_LEN;
 		}
 		if (symbolize)
 			rbuf_trace(out, frames, n);
 		else
 			for (int i = 0; i < n; i++)
-				expand_one(out, PK_MARK_TRACE,
-					   (unsigned long)frames[i], false);
+				expand_one(out, PK_MARK_TRACE, frames[i],
+					   false);
 	}
 }
 

@@ -13,7 +13,6 @@
  * path, symbolized in task context.
  */
 #define _GNU_SOURCE
-#include <execinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sched.h>
@@ -164,29 +163,18 @@ __attribute__((constructor)) static void lockdep_env(void)
 
 /* ---- stack traces, captured signal-safely ---- */
 
-/*
- * backtrace() is primed at startup (stacktrace.c), so it allocates
- * nothing here.  Frames above @from (the validator's own) are dropped.
- */
+/* Frames above @from (the validator's own) are dropped. */
 static unsigned int save_trace(unsigned long from)
 {
-	void *frames[TRACE_FRAMES + 12];
-	int n = backtrace(frames, TRACE_FRAMES + 12), i = 0, len;
+	unsigned long frames[TRACE_FRAMES];
+	int len = pk_stack_capture(frames, TRACE_FRAMES, from);
 	unsigned int at;
 
-	for (int j = 0; j < n; j++)
-		if ((unsigned long)frames[j] == from) {
-			i = j;
-			break;
-		}
-	len = n - i < TRACE_FRAMES ? n - i : TRACE_FRAMES;
-	if (len <= 0)
-		return 0;
-	if (nr_trace_entries + (unsigned int)len > MAX_STACK_TRACE_ENTRIES)
+	if (len <= 0 ||
+	    nr_trace_entries + (unsigned int)len > MAX_STACK_TRACE_ENTRIES)
 		return 0;
 	at = nr_trace_entries;
-	for (int j = 0; j < len; j++)
-		trace_pool[at + (unsigned int)j] = (unsigned long)frames[i + j];
+	memcpy(&trace_pool[at], frames, (size_t)len * sizeof(frames[0]));
 	nr_trace_entries += (unsigned int)len;
 	return (at << 5) | (unsigned int)len; /* len <= 16 fits in 5 bits */
 }
@@ -315,21 +303,16 @@ static void rp_header(struct report *r, const char *title)
 
 static void rp_backtrace(struct report *r)
 {
-	void *frames[32];
-	int n = backtrace(frames, 32), i = 0, shown = 0;
+	unsigned long frames[12];
+	int n = pk_stack_capture(frames, 12, r->from);
 	char comm[16];
 
-	for (int j = 0; j < n; j++)
-		if ((unsigned long)frames[j] == r->from) {
-			i = j;
-			break;
-		}
 	rp(r, "\nstack backtrace:\nCPU: %d PID: %d Comm: %s %s\n",
 	   pk_current_cpu(), pk_current_pid(), pk_current_comm(comm),
 	   pk_taint_str());
 	rp(r, "Call Trace:\n");
-	for (; i < n && shown < 12; i++, shown++)
-		pk_rbuf_mark(&r->buf, PK_MARK_FRAME, (unsigned long)frames[i]);
+	for (int i = 0; i < n; i++)
+		pk_rbuf_mark(&r->buf, PK_MARK_FRAME, frames[i]);
 }
 
 /*
