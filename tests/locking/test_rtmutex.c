@@ -208,7 +208,7 @@ static void plain_unlock(struct plain_lock *l)
 #define L_RT_PRIO 10
 #define M_RT_PRIO 50
 #define H_RT_PRIO 90
-#define SECTION_MS 20
+#define SECTION_ROUNDS 50 /* of busy_work(), once H waits */
 #define HOG_MS 500
 
 struct scene {
@@ -217,6 +217,7 @@ struct scene {
 	struct plain_lock plain;
 	struct task_struct *hog;
 	int low_locked;
+	int high_waiting; /* H is about to block on L's lock */
 	int hog_done;
 	bool hog_done_when_high_locked; /* did H wait for all of the hog? */
 	bool high_blocked; /* the scene as meant: L held the lock */
@@ -258,20 +259,32 @@ static void spin_ms(long ms)
 		busy_work();
 }
 
-/* L: a critical section of busy work, watching its own priority. */
+static void low_work(struct scene *s)
+{
+	busy_work();
+	if (prio_of(current) < s->low_min_prio)
+		s->low_min_prio = prio_of(current);
+}
+
+/*
+ * L: a critical section of busy work, watching its own priority.  It
+ * lasts until H comes for the lock, an event not a time, so a slow host
+ * cannot end it early; then a little longer, which only L's priority
+ * decides the timing of: the hog's or H's.
+ */
 static int low_task(void *arg)
 {
 	struct scene *s = arg;
-	long end;
+	long give_up = now_ms() + 30000;
 
 	scene_lock(s);
 	s->low_min_prio = prio_of(current);
 	__atomic_store_n(&s->low_locked, 1, __ATOMIC_RELEASE);
-	for (end = now_ms() + SECTION_MS; now_ms() < end;) {
-		busy_work();
-		if (prio_of(current) < s->low_min_prio)
-			s->low_min_prio = prio_of(current);
-	}
+	while (!__atomic_load_n(&s->high_waiting, __ATOMIC_ACQUIRE) &&
+	       now_ms() < give_up)
+		low_work(s);
+	for (int i = 0; i < SECTION_ROUNDS; i++)
+		low_work(s);
 	scene_unlock(s);
 	s->low_prio_after = prio_of(current);
 	return 0;
@@ -301,6 +314,7 @@ static int high_task(void *arg)
 	s->high_blocked =
 		s->pi ? rt_mutex_is_locked(&s->rt)
 		      : __atomic_load_n(&s->plain.locked, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->high_waiting, 1, __ATOMIC_RELEASE);
 	scene_lock(s);
 	s->hog_done_when_high_locked =
 		__atomic_load_n(&s->hog_done, __ATOMIC_ACQUIRE);
