@@ -15,6 +15,7 @@
  * between host threads and the machine's tasks in both directions.
  */
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -260,6 +261,8 @@ void yield(void);
  * ticks left.
  */
 long schedule_timeout(long timeout);
+/* A schedule_timeout() that only a wake-up ends. */
+#define MAX_SCHEDULE_TIMEOUT LONG_MAX
 long schedule_timeout_uninterruptible(long timeout);
 
 /* ---- kthreads ---- */

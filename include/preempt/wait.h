@@ -336,7 +336,10 @@ struct completion {
 void init_completion(struct completion *x);
 /** reinit_completion() - make @x not done again. */
 void reinit_completion(struct completion *x);
-/** complete() - wake one waiter (or let the next wait pass).  Any context. */
+/**
+ * complete() - let one wait pass: wakes one waiter (they queue exclusive),
+ * or the next to wait.  Any context.
+ */
 void complete(struct completion *x);
 /** complete_all() - wake every waiter, now and later.  Any context. */
 void complete_all(struct completion *x);
@@ -351,6 +354,28 @@ void wait_for_completion(struct completion *x);
  */
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout);
+/**
+ * wait_for_completion_interruptible() - as wait_for_completion(), but a
+ * signal ends the wait: 0 or -ERESTARTSYS.  Task or host thread context.
+ */
+int wait_for_completion_interruptible(struct completion *x);
+/**
+ * wait_for_completion_interruptible_timeout() - both: the ticks left (at
+ * least 1), 0 on timeout, -ERESTARTSYS on a signal.  Same contexts.
+ */
+long wait_for_completion_interruptible_timeout(struct completion *x,
+					       unsigned long timeout);
+/**
+ * wait_for_completion_killable() - only a fatal signal (SIGKILL) ends the
+ * wait early: 0 or -ERESTARTSYS.  Task or host thread context.
+ */
+int wait_for_completion_killable(struct completion *x);
+/** wait_for_completion_killable_timeout() - the same with a timeout. */
+long wait_for_completion_killable_timeout(struct completion *x,
+					  unsigned long timeout);
+/* An I/O wait is a wait here (no I/O accounting). */
+#define wait_for_completion_io(x) wait_for_completion(x)
+#define wait_for_completion_io_timeout(x, t) wait_for_completion_timeout(x, t)
 /** try_wait_for_completion() - consume a completion without sleeping. */
 bool try_wait_for_completion(struct completion *x);
 /** completion_done() - would wait_for_completion() pass at once? */

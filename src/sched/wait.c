@@ -236,6 +236,7 @@ void reinit_completion(struct completion *x)
 
 #define COMPLETE_ALL (~0U >> 1)
 
+/* complete() wakes one waiter: they queue exclusive (wait_for_common()). */
 void complete(struct completion *x)
 {
 	unsigned long flags;
@@ -243,8 +244,8 @@ void complete(struct completion *x)
 	pk_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != COMPLETE_ALL)
 		x->done++;
+	wake_up_common(&x->wait, TASK_NORMAL, 1, NULL);
 	pk_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up_all(&x->wait);
 }
 
 void complete_all(struct completion *x)
@@ -253,21 +254,27 @@ void complete_all(struct completion *x)
 
 	pk_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
+	wake_up_common(&x->wait, TASK_NORMAL, 0, NULL);
 	pk_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up_all(&x->wait);
+}
+
+/* Under the lock: take one completion if there is one. */
+static bool completion_take(struct completion *x)
+{
+	if (!x->done)
+		return false;
+	if (x->done != COMPLETE_ALL)
+		x->done--;
+	return true;
 }
 
 bool try_wait_for_completion(struct completion *x)
 {
 	unsigned long flags;
-	bool ret = false;
+	bool ret;
 
 	pk_lock_irqsave(&x->wait.lock, flags);
-	if (x->done) {
-		if (x->done != COMPLETE_ALL)
-			x->done--;
-		ret = true;
-	}
+	ret = completion_take(x);
 	pk_unlock_irqrestore(&x->wait.lock, flags);
 	return ret;
 }
@@ -277,14 +284,76 @@ bool completion_done(struct completion *x)
 	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
 }
 
+/*
+ * As the kernel's do_wait_for_common(): queued exclusive, so complete()
+ * wakes one waiter, and the count is tested and taken under the queue's
+ * lock, so a waiter that complete() picked always takes it, even if its
+ * timeout or a signal came at the same time (the wake-up is never lost
+ * on a waiter that leaves).  Returns the ticks left (at least 1) once
+ * completed, 0 on timeout, -ERESTARTSYS on a signal @state admits.
+ */
+static long wait_for_common(struct completion *x, long timeout,
+			    unsigned int state)
+{
+	struct wait_queue_entry wait;
+	unsigned long flags;
+
+	might_sleep();
+	init_wait_entry(&wait, WQ_FLAG_EXCLUSIVE);
+	pk_lock_irqsave(&x->wait.lock, flags);
+	while (!x->done && timeout > 0) {
+		if (signal_pending_state(state, current)) {
+			timeout = -ERESTARTSYS;
+			break;
+		}
+		queue_and_set_state(&x->wait, &wait, state, true);
+		pk_unlock_irqrestore(&x->wait.lock, flags);
+		timeout = schedule_timeout(timeout);
+		pk_lock_irqsave(&x->wait.lock, flags);
+	}
+	if (entry_queued(&wait))
+		list_del_init(&wait.entry);
+	__set_current_state(TASK_RUNNING);
+	if (completion_take(x))
+		timeout = timeout > 0 ? timeout : 1;
+	pk_unlock_irqrestore(&x->wait.lock, flags);
+	return timeout;
+}
+
 void wait_for_completion(struct completion *x)
 {
-	wait_event(x->wait, try_wait_for_completion(x));
+	wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_UNINTERRUPTIBLE);
 }
 
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout)
 {
-	return (unsigned long)wait_event_timeout(
-		x->wait, try_wait_for_completion(x), (long)timeout);
+	return (unsigned long)wait_for_common(x, (long)timeout,
+					      TASK_UNINTERRUPTIBLE);
+}
+
+int wait_for_completion_interruptible(struct completion *x)
+{
+	long ret = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_INTERRUPTIBLE);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+long wait_for_completion_interruptible_timeout(struct completion *x,
+					       unsigned long timeout)
+{
+	return wait_for_common(x, (long)timeout, TASK_INTERRUPTIBLE);
+}
+
+int wait_for_completion_killable(struct completion *x)
+{
+	long ret = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_KILLABLE);
+
+	return ret < 0 ? (int)ret : 0;
+}
+
+long wait_for_completion_killable_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	return wait_for_common(x, (long)timeout, TASK_KILLABLE);
 }

@@ -429,6 +429,137 @@ static void wait_event_lock_irq_drops_the_lock(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/* ---- completions ---- */
+
+static DECLARE_COMPLETION(done_c);
+static int completion_waiters_back, queued_after_complete;
+
+static int completion_waiter(void *arg)
+{
+	(void)arg;
+	wait_for_completion(&done_c);
+	__atomic_add_fetch(&completion_waiters_back, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int queued_on(wait_queue_head_t *wq)
+{
+	struct wait_queue_entry *w, *next;
+	int n = 0;
+
+	list_for_each_entry_safe(w, next, &wq->head, entry) n++;
+	return n;
+}
+
+/* On the waiters' only vCPU, so none of them runs before the count. */
+static int completer(void *arg)
+{
+	(void)arg;
+	preempt_disable();
+	complete(&done_c);
+	queued_after_complete = queued_on(&done_c.wait);
+	preempt_enable();
+	return 0;
+}
+
+static void wait_until_back(int n)
+{
+	for (long t0 = now_ms(); now_ms() - t0 < 20000; msleep(1))
+		if (__atomic_load_n(&completion_waiters_back,
+				    __ATOMIC_SEQ_CST) >= n)
+			break;
+	assert_int_equal(
+		__atomic_load_n(&completion_waiters_back, __ATOMIC_SEQ_CST), n);
+}
+
+/*
+ * complete() wakes one waiter, not all of them (they would go back to
+ * sleep, but a herd of wake-ups is what the kernel's exclusive queueing
+ * avoids): right after it, the others are still queued.
+ */
+static void complete_wakes_one_waiter(void **state)
+{
+	struct task_struct *k[3];
+
+	(void)state;
+	init_completion(&done_c);
+	completion_waiters_back = 0;
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	for (int i = 0; i < 3; i++) {
+		k[i] = kthread_run(completion_waiter, NULL, "cw%d", i);
+		wait_for_sleep(k[i], TASK_UNINTERRUPTIBLE);
+	}
+	kthread_stop(kthread_run(completer, NULL, "completer"));
+	assert_int_equal(queued_after_complete, 2);
+	wait_until_back(1);
+	complete_all(&done_c);
+	wait_until_back(3);
+	for (int i = 0; i < 3; i++)
+		kthread_stop(k[i]);
+	/* Done for good: later waits pass too. */
+	wait_for_completion(&done_c);
+	assert_true(completion_done(&done_c));
+}
+
+/* Each complete() lets exactly one wait pass, whenever it comes. */
+static void each_complete_passes_one_wait(void **state)
+{
+	(void)state;
+	init_completion(&done_c);
+	complete(&done_c);
+	complete(&done_c);
+	assert_true(try_wait_for_completion(&done_c));
+	assert_int_equal(wait_for_completion_timeout(&done_c, 1000) > 0, 1);
+	assert_false(try_wait_for_completion(&done_c));
+	assert_int_equal(wait_for_completion_timeout(&done_c, 2), 0);
+	reinit_completion(&done_c);
+	assert_false(completion_done(&done_c));
+}
+
+static int completion_result = 1;
+
+static int interruptible_completion_waiter(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&completion_result,
+			 wait_for_completion_interruptible(&done_c),
+			 __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* A signal ends an interruptible completion wait, taking nothing. */
+static void signal_ends_interruptible_completion_wait(void **state)
+{
+	struct task_struct *k;
+
+	(void)state;
+	init_completion(&done_c);
+	completion_result = 1;
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
+	k = kthread_run(interruptible_completion_waiter, NULL, "ciw");
+	get_task_struct(k);
+	wait_for_sleep(k, TASK_INTERRUPTIBLE);
+	assert_int_equal(send_sig(SIGUSR1, k, 0), 0);
+	for (long t0 = now_ms(); now_ms() - t0 < 20000; msleep(1))
+		if (__atomic_load_n(&completion_result, __ATOMIC_SEQ_CST) != 1)
+			break;
+	assert_int_equal(completion_result, -ERESTARTSYS);
+	kthread_stop(k);
+	put_task_struct(k);
+	/* On a host thread, a pending signal ends it at once. */
+	assert_int_equal(send_sig(SIGUSR2, current, 0), 0);
+	assert_int_equal(wait_for_completion_interruptible(&done_c),
+			 -ERESTARTSYS);
+	assert_int_equal(
+		wait_for_completion_interruptible_timeout(&done_c, 1000),
+		-ERESTARTSYS);
+	/* Killable waits see only SIGKILL: this one times out. */
+	assert_int_equal(wait_for_completion_killable_timeout(&done_c, 2), 0);
+	complete(&done_c);
+	assert_int_equal(wait_for_completion_killable(&done_c), 0);
+	flush_signals(current);
+}
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -447,6 +578,9 @@ int main(void)
 		T(pending_signal_on_a_host_thread),
 		T(interruptible_timeout_results),
 		T(wait_event_lock_irq_drops_the_lock),
+		T(complete_wakes_one_waiter),
+		T(each_complete_passes_one_wait),
+		T(signal_ends_interruptible_completion_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
