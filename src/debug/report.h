@@ -35,8 +35,9 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf);
 /*
  * Up to @max return addresses of the calling stack into @out, starting at
  * the frame that returns to @from (0: at the top, this function's caller
- * first), for checks that keep or walk raw frames.  Any context:
- * backtrace() is primed at startup, so it allocates nothing.
+ * first), for checks that keep or walk raw frames.  Any context: the
+ * unwinder is set up at startup, so it allocates nothing, and in a signal
+ * handler the walk ends at the interrupted context's pc.
  */
 int pk_stack_capture(unsigned long *out, int max, unsigned long from);
 

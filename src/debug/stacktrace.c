@@ -6,19 +6,22 @@
  * (a library dlopen()ed since).
  *
  * In a signal handler nothing here may allocate or lock (libdw does both):
- * the functions leave markers instead, and backtrace() only collects raw
- * addresses.  backtrace() is primed in task context by a constructor: its
- * first call dlopen()s libgcc_s.  After that it is libgcc's unwinder,
- * which finds unwind tables through glibc's _dl_find_object() (glibc 2.35,
- * GCC 12), lock-free and async-signal-safe, and steps through the signal
- * frame.  Frame pointers were the alternative; the library is not built
- * with them.
+ * the functions leave markers instead, and only raw addresses are
+ * collected, by libgcc's unwinder (_Unwind_Backtrace(), what backtrace()
+ * uses), whose one-time set-up a constructor runs in task context.  It
+ * finds unwind tables through glibc's _dl_find_object() (glibc 2.35,
+ * GCC 12), lock-free and async-signal-safe.  From a handler it stops at
+ * the signal frame: the interrupted context's own frames are not walked
+ * (under qemu-user, a step out of an interrupted lazy-binding frame read a
+ * task's name as a return address and faulted).  Frame pointers were the
+ * alternative; the library is not built with them.
  */
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <execinfo.h>
+#include <stdbool.h>
+#include <unwind.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,17 +294,54 @@ static void rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n)
 		rbuf_frame(buf, frames[i], true, true);
 }
 
+struct unwind_walk {
+	unsigned long *frames;
+	int max, n;
+	bool stop_at_signal;
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+	struct unwind_walk *w = arg;
+	int interrupted = 0;
+	unsigned long ip = _Unwind_GetIPInfo(ctx, &interrupted);
+
+	if (!ip || w->n == w->max)
+		return _URC_END_OF_STACK;
+	w->frames[w->n++] = ip;
+	/*
+	 * The interrupted context of a signal frame: its pc is exact, but
+	 * its caller is not to be computed from a handler.  The code there
+	 * may be anywhere (a PLT stub, the lazy binder, a prologue), and an
+	 * unwind step through it has read a string as a return address.
+	 */
+	return interrupted && w->stop_at_signal ? _URC_END_OF_STACK
+						: _URC_NO_REASON;
+}
+
+/*
+ * libgcc's unwinder, as backtrace() uses it, but stopping at the first
+ * signal frame when called from one of the library's signal handlers.
+ */
+static __attribute__((always_inline)) inline int unwind(unsigned long *frames,
+							int max)
+{
+	struct unwind_walk w = {frames, max, 0, pk_in_signal > 0};
+
+	pk_host_calls_enter();
+	_Unwind_Backtrace(unwind_one, &w);
+	pk_host_calls_exit();
+	return w.n;
+}
+
 __attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
 					       unsigned long from)
 {
-	void *frames[MAX_FRAMES + 16];
-	int n, i = 0, len;
+	unsigned long frames[MAX_FRAMES + 16];
+	int n = unwind(frames, MAX_FRAMES + 16), i = 0, len;
 
-	pk_host_calls_enter();
-	n = backtrace(frames, MAX_FRAMES + 16);
-	pk_host_calls_exit();
 	if (from) {
-		while (i < n && (unsigned long)frames[i] != from)
+		while (i < n && frames[i] != from)
 			i++;
 		if (i == n) /* not on this stack: keep everything */
 			i = 0;
@@ -310,7 +350,7 @@ __attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
 	}
 	len = n - i < max ? n - i : max;
 	for (int j = 0; j < len; j++)
-		out[j] = (unsigned long)frames[i + j];
+		out[j] = frames[i + j];
 	return len > 0 ? len : 0;
 }
 
@@ -426,10 +466,10 @@ void dump_stack(void)
 	pk_report_emit(PK_REPORT_NR, NULL, 0, &buf);
 }
 
-/* backtrace()'s first call loads libgcc_s: here, never in a handler. */
-__attribute__((constructor)) static void prime_backtrace(void)
+/* The unwinder's one-time set-up (pthread_once): here, never in a handler. */
+__attribute__((constructor)) static void prime_unwinder(void)
 {
-	void *warm[2];
+	unsigned long warm[2];
 
-	backtrace(warm, 2);
+	unwind(warm, 2);
 }

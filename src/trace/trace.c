@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <execinfo.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -27,6 +26,7 @@
 #include <preempt/trace.h>
 #include <preempt/tracepoint.h>
 
+#include "../debug/report.h"
 #include "trace_internal.h"
 
 struct pk_trace_state pk_tracer_state;
@@ -111,17 +111,17 @@ static uint64_t record(struct pk_trace_cpu *t, struct pk_trace_entry *e)
 /*
  * The frame of @ip's function in @f: the return address nearest after @ip
  * (the call that reached the tracepoint returns into that function).  The
- * host's unwinder (backtrace(), async-signal-safe once primed, see
+ * host's unwinder (pk_stack_capture(), async-signal-safe, see
  * src/debug/stacktrace.c) stands in for the kernel's CALLER_ADDR1, which
  * needs frame pointers.  -1 when no frame is near enough.
  */
-static int frame_of(void *const *f, int n, unsigned long ip)
+static int frame_of(const unsigned long *f, int n, unsigned long ip)
 {
 	unsigned long best = 1UL << 16;
 	int at = -1;
 
 	for (int i = 0; i < n; i++) {
-		unsigned long a = (unsigned long)f[i];
+		unsigned long a = f[i];
 
 		if (a >= ip && a - ip < best) {
 			best = a - ip;
@@ -134,23 +134,23 @@ static int frame_of(void *const *f, int n, unsigned long ip)
 /* The preemptirq events' parent=: the caller of @ip's function. */
 static unsigned long parent_of(unsigned long ip)
 {
-	void *f[12];
-	int n = backtrace(f, 12), at = frame_of(f, n, ip);
+	unsigned long f[12];
+	int n = pk_stack_capture(f, 12, 0), at = frame_of(f, n, ip);
 
-	return at >= 0 && at + 1 < n ? (unsigned long)f[at + 1] : 0;
+	return at >= 0 && at + 1 < n ? f[at + 1] : 0;
 }
 
 /* ftrace's stack block of a maximum: from @ip's function outwards. */
 static void section_stack(struct pk_trace_section *s)
 {
-	void *f[PK_TRACE_STACK + 8];
-	int n = backtrace(f, PK_TRACE_STACK + 8);
+	unsigned long f[PK_TRACE_STACK + 8];
+	int n = pk_stack_capture(f, PK_TRACE_STACK + 8, 0);
 	int at = frame_of(f, n, s->end_ip);
 
 	s->nr_stack = 0;
 	for (int i = at < 0 ? 0 : at + 1; i < n && s->nr_stack < PK_TRACE_STACK;
 	     i++)
-		s->stack[s->nr_stack++] = (unsigned long)f[i];
+		s->stack[s->nr_stack++] = f[i];
 }
 
 static uint64_t record_ctx(struct pk_trace_cpu *t, enum pk_trace_type type,
