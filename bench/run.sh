@@ -289,6 +289,10 @@ if [ -x "$rcu_bin" ]; then
 	echo "(written to $rcu_out)"
 fi
 
+# Target 8: latency under load beside the host's cyclictest, in
+# bench-latency.txt (BENCH_LAT_S seconds per run, default 5).
+"$(dirname "$0")/latency_run.sh" "$build"
+
 # docs/PERFORMANCE.md from this run's files (scripts/gen-performance.py).
 if [ -z "${BENCH_NO_DOC:-}" ]; then
 	python3 "$(dirname "$0")/../scripts/gen-performance.py" "$build"
