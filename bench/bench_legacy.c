@@ -20,6 +20,7 @@
  * from round to round, --reps rounds, and the medians are compared.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ struct pair {
 	long iters[2];
 	double ns[2][BENCH_MAX_REPS];
 	double median[2];
+	double mean, ci; /* of the per-round count/legacy ratios */
 };
 
 /* Where the contended case's second thread runs; -1: anywhere. */
@@ -226,6 +228,31 @@ static double run_ns(const void *p, long iters)
 	return bench_now_ns() - start;
 }
 
+/*
+ * The mean of @v and the half-width of its 95% confidence interval
+ * (Student's t, two-sided, n - 1 degrees of freedom; 0 when n < 2).
+ */
+static void mean_ci(const double *v, int n, double *mean, double *ci)
+{
+	static const double t975[] = {
+		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+		2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+		2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+		2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	double sum = 0, sq = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	*ci = 0;
+	if (n < 2)
+		return;
+	for (int i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*ci = t975[n - 1 < 30 ? n - 1 : 30] * sqrt(sq / (n - 1)) / sqrt(n);
+}
+
 static int timing(struct pair *pairs, int n, long ms, int reps)
 {
 	const char *pinned = pin_cpus();
@@ -252,24 +279,37 @@ static int timing(struct pair *pairs, int n, long ms, int reps)
 	       "(order alternating), %s, CLOCK_MONOTONIC; preemption model "
 	       "%s\n\n",
 	       reps, ms, pinned, preempt_model_str(preempt_model()));
-	printf("%-42s %9s %9s %9s  %s\n", "workload", "count", "legacy",
-	       "overhead", "per-round ratio");
+	printf("%-42s %9s %9s %9s  %-14s %s\n", "workload", "count", "legacy",
+	       "overhead", "per-round", "mean +- 95% CI");
 	for (int i = 0; i < n; i++) {
 		struct pair *p = &pairs[i];
-		double ratio[BENCH_MAX_REPS] = {0}, lo, hi;
+		double ratio[BENCH_MAX_REPS] = {0}, lo, hi, mean, ci;
 
 		for (int b = COUNT; b <= LEGACY; b++)
 			p->median[b] = bench_median(p->ns[b], reps);
 		for (int r = 0; r < reps; r++)
 			ratio[r] = p->ns[COUNT][r] / p->ns[LEGACY][r];
 		bench_range(ratio, reps, &lo, &hi);
-		printf("%-42s %9.3f %9.3f %+8.2f%%  %+.1f%%..%+.1f%%\n",
+		mean_ci(ratio, reps, &mean, &ci);
+		printf("%-42s %9.3f %9.3f %+8.2f%%  %+.1f%%..%+.1f%%  "
+		       "%+6.2f%% +- %.2f%%\n",
 		       p->c[COUNT]->name, p->median[COUNT], p->median[LEGACY],
 		       (p->median[COUNT] / p->median[LEGACY] - 1) * 100,
-		       (lo - 1) * 100, (hi - 1) * 100);
+		       (lo - 1) * 100, (hi - 1) * 100, (mean - 1) * 100,
+		       ci * 100);
+		p->mean = mean;
+		p->ci = ci;
 	}
+	printf("\n");
+	for (int i = 0; i < n; i++)
+		printf("@value legacy.wall.%s.%s=%.3f +- %.3f %%\n",
+		       preempt_model_str(preempt_model()),
+		       pairs[i].c[COUNT]->id, (pairs[i].mean - 1) * 100,
+		       pairs[i].ci * 100);
 	printf("\noverhead: count median / legacy median - 1; per-round "
-	       "ratio: the smallest and largest count/legacy of one round\n");
+	       "ratio: the smallest and largest count/legacy of one round; "
+	       "mean +- 95%% CI: of the %d per-round ratios, Student's t\n",
+	       reps);
 	return 0;
 }
 

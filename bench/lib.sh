@@ -94,19 +94,22 @@ bench_callgrind() {
 	local o=$1
 
 	shift
-	valgrind --tool=callgrind --callgrind-out-file="$o" \
-		"$bin" --callgrind "$@" </dev/null >"$o.stdout" 2>"$o.log" || {
+	# shellcheck disable=SC2086 # BENCH_CG_ARGS: extra options, split
+	valgrind --tool=callgrind ${BENCH_CG_ARGS:-} \
+		--callgrind-out-file="$o" "$bin" --callgrind "$@" </dev/null >"$o.stdout" 2>"$o.log" || {
 		cat "$o.stdout" "$o.log" >&2
 		exit 1
 	}
 }
 
-# bench_cg_costs OUT: the inclusive instructions (Ir) of each function in
-# the callgrind profile OUT, "FUNCTION<tab>IR" a line.  A loop's inclusive
+# bench_cg_costs OUT [EVENT]: the inclusive instructions (Ir, or EVENT,
+# e.g. Bc: conditional branches) of each function in the callgrind
+# profile OUT, "FUNCTION<tab>IR" a line.  A loop's inclusive
 # cost is its largest file:function entry; the others are the parts
 # inlined from headers, already counted in it.
 bench_cg_costs() {
-	callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$1" |
+	callgrind_annotate --inclusive=yes --threshold=100 --auto=no \
+		${2:+--show="$2"} "$1" |
 		awk '
 	/^ *[0-9,]+ \(/ {
 		# "1,234 ( 5.6%)  file:function [object]"

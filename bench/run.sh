@@ -11,12 +11,49 @@
 # Everything printed is also written to BUILD_DIR/bench-count.txt,
 # BUILD_DIR/bench-legacy.txt, BUILD_DIR/bench-switch.txt and
 # BUILD_DIR/bench-sched.txt.
+#
+# Issue 19: bench-switch.txt also holds the real switch (yield()), Boost.Context
+# and the host anchors (futex, pthread_mutex); bench-facts.txt the machine's
+# facts, read before anything runs; and at the end
+# scripts/gen-performance.py writes docs/PERFORMANCE.md from
+# docs/PERFORMANCE.md.in and every BUILD_DIR/bench-*.txt.
+#
+# Machine-read lines in any BUILD_DIR/bench-*.txt (a bench adds a row to
+# docs/PERFORMANCE.md's verdict table by printing one; "@" lines are left
+# out of the doc's copies of the files):
+#   @verdict target=N; what=TEXT; ours=TEXT; anchor=TEXT; ratio=TEXT;
+#            verdict=met|missed|not measured
+#            (one line; N is the target's number in issue 19; several
+#            rows per target allowed; a value must not contain "; ")
+#   @value KEY=VALUE   a number for other scripts (not in the table)
+#   @fact KEY=VALUE    bench-facts.txt only: cpu, cores, kernel, compiler,
+#                      build, date, loadavg, tree
+# BENCH_NO_DOC=1: leave docs/PERFORMANCE.md alone.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 bench_init bench_count bench-count.txt "$@"
 libdebug=$(bench_cache "$build" PREEMPT_DEBUG)
+
+# The machine as the run starts: the other tables are read against it.
+{
+	echo "@fact cpu=$(grep -m1 '^model name' /proc/cpuinfo |
+		sed 's/^[^:]*: *//' || echo unknown)"
+	echo "@fact cores=$(nproc)"
+	echo "@fact kernel=$(uname -sr)"
+	echo "@fact compiler=$("$(bench_cache "$build" CMAKE_C_COMPILER)" \
+		--version | head -n1)"
+	echo "@fact build=$(bench_cache "$build" CMAKE_BUILD_TYPE)," \
+		"PREEMPT_DEBUG=${libdebug:-?}"
+	echo "@fact date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "@fact loadavg=$(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+	src=$(dirname "$0")/..
+	rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	git -C "$src" diff --quiet HEAD 2>/dev/null ||
+		rev="$rev + uncommitted changes"
+	echo "@fact tree=$rev"
+} >"$build/bench-facts.txt"
 
 {
 	echo "== libpreempt count and irq layers: bench_count =="
@@ -250,4 +287,13 @@ if [ -x "$rcu_bin" ]; then
 		"$rcu_bin" "${BENCH_RCU_ITERS:-50000000}"
 	} 2>&1 | tee "$rcu_out"
 	echo "(written to $rcu_out)"
+fi
+
+# Target 8: latency under load beside the host's cyclictest, in
+# bench-latency.txt (BENCH_LAT_S seconds per run, default 5).
+"$(dirname "$0")/latency_run.sh" "$build"
+
+# docs/PERFORMANCE.md from this run's files (scripts/gen-performance.py).
+if [ -z "${BENCH_NO_DOC:-}" ]; then
+	python3 "$(dirname "$0")/../scripts/gen-performance.py" "$build"
 fi

@@ -6,6 +6,8 @@
  *   pk_context_switch   two contexts on one thread, ping-pong
  *   swapcontext         the same with glibc's ucontext (a signal-mask
  *                       syscall per switch)
+ *   Boost.Context       a boost::context::fiber and its caller (when
+ *                       libboost-context-dev was found at build time)
  *   condvar hand-off    two threads passing a turn with a mutex and
  *                       condition variables, the way FreeRTOS' POSIX port
  *                       and Zephyr's native_sim run one task at a time;
@@ -190,22 +192,41 @@ static void __attribute__((noinline)) bench_handoff_2cpu(long n)
 	handoff_run(n);
 }
 
+/* --- Boost.Context (bench/boost_switch.cpp) ------------------------------ */
+
+#if BENCH_HAVE_BOOST
+void bench_boost_fiber(long round_trips);
+#endif
+
 /* --- the table ----------------------------------------------------------- */
 
 struct bench_case {
 	const char *name;
+	const char *key; /* of its @value line, and its --callgrind name */
 	void (*fn)(long round_trips);
 	long iters;
 	double ns[BENCH_MAX_REPS]; /* per switch */
 	double median;
 };
 
+/* The 2-CPU hand-off stays last: it is left out on one CPU. */
 static struct bench_case cases[] = {
-	{.name = "pk_context_switch", .fn = bench_pk_switch},
-	{.name = "pk, 3 frames down", .fn = bench_pk_schedule},
-	{.name = "swapcontext", .fn = bench_swapcontext},
-	{.name = "condvar hand-off, 1 CPU", .fn = bench_handoff_1cpu},
-	{.name = "condvar hand-off, 2 CPUs", .fn = bench_handoff_2cpu},
+	{.name = "pk_context_switch", .key = "pk", .fn = bench_pk_switch},
+	{.name = "pk, 3 frames down",
+	 .key = "schedule",
+	 .fn = bench_pk_schedule},
+	{.name = "swapcontext", .key = "ucontext", .fn = bench_swapcontext},
+#if BENCH_HAVE_BOOST
+	{.name = "Boost.Context fiber",
+	 .key = "boost",
+	 .fn = bench_boost_fiber},
+#endif
+	{.name = "condvar hand-off, 1 CPU",
+	 .key = "condvar1",
+	 .fn = bench_handoff_1cpu},
+	{.name = "condvar hand-off, 2 CPUs",
+	 .key = "condvar2",
+	 .fn = bench_handoff_2cpu},
 };
 #define NR_CASES (int)(sizeof(cases) / sizeof(cases[0]))
 
@@ -294,9 +315,13 @@ static int timing(long ms, int reps)
 	}
 	pk = cases[0].median;
 	uc = cases[2].median;
-	h1 = cases[3].median;
+	h1 = cases[NR_CASES - 2].median;
 	if (n == NR_CASES)
-		h2 = cases[4].median;
+		h2 = cases[NR_CASES - 1].median;
+	printf("\n");
+	for (int i = 0; i < n; i++)
+		printf("@value switch.%s.ns=%.2f\n", cases[i].key,
+		       cases[i].median);
 	printf("\ngoals (the scheduler issue):\n");
 	goal("pk_context_switch <= 30 ns", pk <= 30);
 	goal("swapcontext / pk_context_switch >= 20x", uc / pk >= 20);
@@ -309,7 +334,7 @@ static int timing(long ms, int reps)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_switch [--ms N] [--reps N] | "
-			"--callgrind N pk|schedule|ucontext\n");
+			"--callgrind N pk|schedule|ucontext|boost\n");
 	return 2;
 }
 
@@ -356,6 +381,10 @@ int main(int argc, char **argv)
 			bench_pk_schedule(n);
 		else if (!strcmp(argv[3], "ucontext"))
 			bench_swapcontext(n);
+#if BENCH_HAVE_BOOST
+		else if (!strcmp(argv[3], "boost"))
+			bench_boost_fiber(n);
+#endif
 		else
 			return usage();
 		return 0;

@@ -105,6 +105,21 @@ static void set_tracing(bool on)
 	}
 }
 
+/*
+ * For bench_calibrate() with tracing on: recording an edge costs far more
+ * than the edge itself (a backtrace for its parent=), so the iterations
+ * calibrated with tracing off would run for minutes.
+ */
+static double elapsed_on(const void *c, long iters)
+{
+	double t;
+
+	set_tracing(true);
+	t = elapsed(c, iters);
+	set_tracing(false);
+	return t;
+}
+
 /* ns per iteration of case @c, tracing @on, over @reps rounds. */
 static double run_case(const struct trace_case *c, bool on, long iters)
 {
@@ -125,10 +140,12 @@ static void run_all(long ms, int reps)
 		       b;
 		long iters = bench_calibrate(elapsed, &cases[i], 1000, 1000,
 					     (double)ms * 1e6);
+		long iters_on = bench_calibrate(elapsed_on, &cases[i], 1000,
+						1000, (double)ms * 1e6);
 
 		for (int r = 0; r < reps; r++) {
 			off[r] = run_case(&cases[i], false, iters);
-			on[r] = run_case(&cases[i], true, iters);
+			on[r] = run_case(&cases[i], true, iters_on);
 		}
 		a = bench_median(off, reps);
 		b = bench_median(on, reps);

@@ -7,6 +7,8 @@ pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       cppcheck clang-format binutils python3
       # `preempt audit` reads C through Coccinelle
       coccinelle
+      # bench/switch_bench.c: Boost.Context beside our switch (issue 19)
+      g++ libboost-context-dev
       # bench/rcu_bench.c runs beside liburcu (urcu-memb, urcu-qsbr)
       liburcu-dev
       # man pages (scdoc) and their check (man --warnings)

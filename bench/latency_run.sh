@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Target 8 of issue 19: the machine's wake-up latency under a CPU-bound
+# load beside the host's own, in one run: rt-tests' cyclictest on the host
+# with BENCH_LAT_LOAD busy host processes, then `preempt latency` (the
+# library's cyclictest) under full and rt with as many CPU-bound tasks
+# (--load), each BENCH_LAT_S seconds, one SCHED_FIFO 80 thread, 1000 us.
+# Target: average <= 1.5x the host's, maximum <= the host's + 1 ms.
+# Usage: bench/latency_run.sh BUILD_DIR   (BUILD_DIR holds preempt)
+# Everything printed is also written to BUILD_DIR/bench-latency.txt.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+build=${1:?usage: $0 BUILD_DIR}
+out=$build/bench-latency.txt
+secs=${BENCH_LAT_S:-5}
+load=${BENCH_LAT_LOAD:-$(nproc)}
+bench_need "$build/preempt"
+
+# "AVG MAX" (us) of cyclictest's summary line "T: 0 ... Avg: A Max: M".
+avg_max() {
+	sed -n 's/^T: *0 .*Avg: *\([0-9]*\) *Max: *\([0-9]*\).*/\1 \2/p' |
+		tail -n1
+}
+
+{
+	bench_header "latency under load: host cyclictest beside preempt latency (target 8)" \
+		"$build" "$(bench_cache "$build" PREEMPT_DEBUG)"
+	echo "each: -p 80 -t 1 -i 1000 -D ${secs}s -q, $load CPU-bound" \
+		"loads (host: busy processes; machine: --load $load)"
+	echo
+	if ! command -v cyclictest >/dev/null; then
+		echo "cyclictest (rt-tests) not installed: skipped"
+		echo "@verdict target=8; what=latency vs host cyclictest;" \
+			"verdict=not measured"
+		exit 0
+	fi
+	pids=()
+	for _ in $(seq "$load"); do
+		sh -c 'while :; do :; done' &
+		pids+=($!)
+	done
+	host=$(cyclictest -q -p 80 -t 1 -i 1000 -D "${secs}s" 2>&1 |
+		tee /dev/stderr | avg_max)
+	kill "${pids[@]}"
+	wait "${pids[@]}" 2>/dev/null || true
+	# shellcheck disable=SC2086 # "AVG MAX": two fields
+	printf '%-6s avg %6s us  max %6s us\n' host ${host:-- -}
+	for m in full rt; do
+		r=$("$build/preempt" latency --model "$m" -p 80 -t 1 -i 1000 \
+			--load "$load" -D "${secs}s" -q 2>&1 | tee /dev/stderr |
+			avg_max)
+		# shellcheck disable=SC2086 # "AVG MAX": two fields
+		printf '%-6s avg %6s us  max %6s us\n' "$m" ${r:-- -}
+		# shellcheck disable=SC2086 # "AVG MAX" split on purpose
+		set -- ${host:-0 0} ${r:-0 0}
+		awk -v m="$m" -v ha="$1" -v hm="$2" -v a="$3" -v x="$4" '
+		BEGIN {
+			if (ha <= 0 || a <= 0) {
+				printf "@verdict target=8; what=%s latency under" \
+				       " load; verdict=not measured\n", m
+				exit
+			}
+			ok = a <= 1.5 * ha && x <= hm + 1000
+			printf "@verdict target=8; what=%s: avg <= 1.5x host," \
+			       " max <= host + 1 ms; ours=avg %d us, max %d us;" \
+			       " anchor=host cyclictest avg %d us, max %d us;" \
+			       " ratio=%.2fx avg, max %+d us; verdict=%s\n", m,
+			       a, x, ha, hm, a / ha, x - hm, ok ? "met" : "missed"
+		}'
+	done
+} 2>&1 | tee "$out"
+echo "(written to $out)"
