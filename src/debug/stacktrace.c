@@ -338,7 +338,9 @@ __attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
 					       unsigned long from)
 {
 	unsigned long frames[MAX_FRAMES + 16];
-	int n = unwind(frames, MAX_FRAMES + 16), i = 0, len;
+	/* Each step costs: no deeper than asked unless @from is searched. */
+	int want = from || max >= MAX_FRAMES + 16 ? MAX_FRAMES + 16 : max + 1;
+	int n = unwind(frames, want), i = 0, len;
 
 	if (from) {
 		while (i < n && frames[i] != from)
