@@ -121,10 +121,73 @@ static void hardirq_report_allocates_nothing(void **state)
 	capture_stop();
 }
 
+/* ---- the unwinder stops at the signal frame ---- */
+
+/* The library's own (src/debug/report.h); the test links the library. */
+int pk_stack_capture(unsigned long *out, int max, unsigned long from);
+
+#define CAPTURE_LINE 14
+
+static unsigned long handler_frames[64], raiser_return;
+static int nr_handler_frames;
+
+static irqreturn_t capturing_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	nr_handler_frames = pk_stack_capture(handler_frames, 64, 0);
+	return IRQ_HANDLED;
+}
+
+static __attribute__((noinline)) void raise_and_note(int cpu)
+{
+	raiser_return = (unsigned long)__builtin_return_address(0);
+	irq_raise(CAPTURE_LINE, cpu); /* runs right here */
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static __attribute__((noinline)) void raiser(int cpu)
+{
+	raise_and_note(cpu);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/*
+ * From a handler, a capture holds the handler's frames and the
+ * interrupted pc, never the interrupted code's callers: one unwind step
+ * out of arbitrary interrupted code (a PLT stub, the lazy binder) has read
+ * garbage as a return address and faulted.  The interrupted code here is
+ * irq_raise(), called from raise_and_note(): its return into raiser() must
+ * not be among the frames.
+ */
+static void handler_capture_stops_at_the_signal_frame(void **state)
+{
+	int cpu = pk_irq_cpu_register();
+	bool found_raiser = false;
+
+	(void)state;
+	assert_true(cpu >= 0);
+	assert_int_equal(
+		request_irq(CAPTURE_LINE, capturing_handler, 0, "cap", NULL),
+		0);
+	raiser(cpu);
+	assert_true(nr_handler_frames >= 2);
+	for (int i = 0; i < nr_handler_frames; i++)
+		if (handler_frames[i] == raiser_return)
+			found_raiser = true;
+	assert_false(found_raiser);
+	/* In task context the same walk does go on into the callers. */
+	nr_handler_frames = pk_stack_capture(handler_frames, 64, 0);
+	assert_true(nr_handler_frames >= 2);
+	free_irq(CAPTURE_LINE, NULL);
+	pk_irq_cpu_unregister();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hardirq_report_allocates_nothing),
+		cmocka_unit_test(handler_capture_stops_at_the_signal_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
