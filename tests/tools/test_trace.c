@@ -144,7 +144,8 @@ static void run_section(const char *tracer, const char *workload,
 	snprintf(start, sizeof(start), "#  => started at: %s\n", fn);
 	for (i = 0; i < TRIES; i++) {
 		assert_int_equal(
-			TRACE("--tracer", tracer, "--", workload, SECTION_ARG), 0);
+			TRACE("--tracer", tracer, "--", workload, SECTION_ARG),
+			0);
 		if (strstr(res.out, start))
 			break;
 		print_message("not in %s (a host stall?):\n%s", fn, res.out);
