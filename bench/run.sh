@@ -251,3 +251,16 @@ if [ -x "$rcu_bin" ]; then
 	} 2>&1 | tee "$rcu_out"
 	echo "(written to $rcu_out)"
 fi
+
+# Idle vCPUs (NO_HZ_IDLE) and cross-vCPU wake-ups (bench/idle_bench.c), in
+# bench-idle.txt.  BENCH_IDLE_MS: ms per idle-cost and ping-pong case.
+idle_bin=$build/bench/bench_idle
+idle_out=$build/bench-idle.txt
+bench_need "$idle_bin"
+{
+	bench_header "libpreempt idle and wake-ups: bench_idle" "$build" \
+		"$libdebug"
+	echo
+	"$idle_bin" "${BENCH_IDLE_MS:-3000}"
+} 2>&1 | tee "$idle_out"
+echo "(written to $idle_out)"
