@@ -289,6 +289,19 @@ if [ -x "$rcu_bin" ]; then
 	echo "(written to $rcu_out)"
 fi
 
+# Idle vCPUs (NO_HZ_IDLE) and cross-vCPU wake-ups (bench/idle_bench.c), in
+# bench-idle.txt.  BENCH_IDLE_MS: ms per idle-cost and ping-pong case.
+idle_bin=$build/bench/bench_idle
+idle_out=$build/bench-idle.txt
+bench_need "$idle_bin"
+{
+	bench_header "libpreempt idle and wake-ups: bench_idle" "$build" \
+		"$libdebug"
+	echo
+	"$idle_bin" "${BENCH_IDLE_MS:-3000}"
+} 2>&1 | tee "$idle_out"
+echo "(written to $idle_out)"
+
 # Target 8: latency under load beside the host's cyclictest, in
 # bench-latency.txt (BENCH_LAT_S seconds per run, default 5).
 "$(dirname "$0")/latency_run.sh" "$build"
@@ -297,3 +310,4 @@ fi
 if [ -z "${BENCH_NO_DOC:-}" ]; then
 	python3 "$(dirname "$0")/../scripts/gen-performance.py" "$build"
 fi
+

@@ -341,6 +341,11 @@ struct machine_config {
 	size_t stack_size; /* task stacks; 0: 256 KiB */
 	int blocking;	   /* blocking host-call detector: 1 on, -1 off,
 			      0 as it is (docs/blocking.md) */
+	int nohz;	   /* idle vCPUs stop their tick: 0 or 1 yes, -1 no
+			      ($PREEMPT_NOHZ=0 also says no) */
+	int idle_poll_us;  /* most an idle vCPU polls before it sleeps in
+			      the host (adaptive below it); 0: 200, -1: never
+			      ($PREEMPT_IDLE_POLL_US) */
 };
 
 /**
@@ -573,11 +578,25 @@ int pk_switch_hook_unregister(struct pk_switch_hook *hook);
  * @nr_switches: context switches
  * @deferred_unsafe: irq-return preemptions put off because the interrupted
  *                   code was in libc, the loader, the vDSO or the runtime
+ * @ticks: tick interrupts taken
+ * @tick_stops: times the idle loop stopped the periodic tick (NO_HZ_IDLE)
+ * @tick_restarts: times it started it again on leaving idle
+ * @idle_polls: idle entries that polled before sleeping in the host
+ * @poll_hits: of them, ended by a wake-up while polling (no host sleep)
+ * @poll_ns: time spent polling in idle, in ns (the haltpoll cost)
+ * @poll_steals: polls cut short because the host preempted the vCPU
  */
 struct pk_sched_stats {
 	unsigned long resched[PK_RESCHED_NR];
 	unsigned long nr_switches;
 	unsigned long deferred_unsafe;
+	unsigned long ticks;
+	unsigned long tick_stops;
+	unsigned long tick_restarts;
+	unsigned long idle_polls;
+	unsigned long poll_hits;
+	unsigned long poll_ns;
+	unsigned long poll_steals;
 };
 
 /** pk_sched_stats() - the current CPU's counters.  Any context. */

@@ -51,6 +51,11 @@ void pk_ksoftirqd_stop(struct pk_irq_cpu *c);
 	__atomic_add_fetch(&(c)->stats.field, 1, __ATOMIC_RELAXED)
 
 /* Set by the scheduler: the running task's own stack, if it has one. */
+/*
+ * Installed by the scheduler: after every dispatch on a CPU with a
+ * runqueue, signal context (the kernel's tick_nohz_irq_exit()).
+ */
+extern void (*pk_irq_exit_hook)(void *owner);
 extern bool (*pk_task_stack_hook)(unsigned long *base, unsigned long *top);
 
 /* The SIGSEGV handler that reports a task stack overflow (irqstack.c). */

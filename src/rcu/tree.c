@@ -1444,12 +1444,24 @@ static void rcu_shutdown(void)
 	rcu_state.gp_seq_needed = rcu_state.gp_seq;
 }
 
+/* rcu_needs_cpu(): callbacks wait here, so this CPU's tick must run. */
+static bool rcu_needs_cpu(void)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	return rdp != HOST_RDP &&
+	       __atomic_load_n(&rdp->n_cbs, __ATOMIC_RELAXED);
+}
+
 static const struct pk_rcu_sched_hooks rcu_hooks = {
 	.boot = rcu_boot,
 	.shutdown = rcu_shutdown,
 	.tick = rcu_tick,
 	.voluntary = rcu_voluntary,
 	.qs = rcu_cond_resched_qs,
+	/* Idle is a quiescent state, and the idle loop is outside readers. */
+	.idle = rcu_cond_resched_qs,
+	.needs_cpu = rcu_needs_cpu,
 };
 
 __attribute__((constructor)) static void rcu_init(void)

@@ -201,8 +201,13 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 	else
 		__atomic_store_n(&rq->resched_remote, 2, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+	/* A polling idle loop sees the word move; a sleeping one looks at
+	 * the queue and the flag when the futex returns: no IPI needed. */
+	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
+		return;
 	pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
-	irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
+	if (!__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
+		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
 
 /* The reschedule IPI, in hardirq context on the target. */
@@ -642,6 +647,7 @@ static bool task_identity(int *pid, char comm[16], int *cpu)
 __attribute__((constructor)) static void install_irq_return_hook(void)
 {
 	pk_irq_return_hook = irq_return_hook;
+	pk_irq_exit_hook = pk_nohz_irq_exit;
 	pk_identity_hook = task_identity;
 }
 

@@ -90,6 +90,12 @@ unsigned long pk_jiffies(void)
 			       (1000000000L / machine_hz));
 }
 
+/* When jiffy @j begins, on the monotonic clock. */
+long pk_jiffy_ns(unsigned long j)
+{
+	return boot_ns + (long)j * (1000000000L / machine_hz);
+}
+
 unsigned long jiffies_now(void)
 {
 	return pk_jiffies();
@@ -105,7 +111,7 @@ uint64_t jiffies_64;
  * Every vCPU's tick advances them from the clock; a maximum, so a tick
  * that computed its value late never moves them back.
  */
-static void jiffies_advance(void)
+void pk_jiffies_advance(void)
 {
 	uint64_t now = pk_jiffies();
 	uint64_t old = __atomic_load_n(&jiffies_64, __ATOMIC_RELAXED);
@@ -526,9 +532,11 @@ static irqreturn_t tick_interrupt(int irq, void *dev)
 {
 	(void)irq;
 	(void)dev;
-	jiffies_advance();
-	if (pk_this_rq)
+	pk_jiffies_advance();
+	if (pk_this_rq) {
+		pk_this_rq->stats.ticks++;
 		pk_sched_tick(pk_this_rq);
+	}
 	return IRQ_HANDLED;
 }
 
@@ -536,8 +544,12 @@ static irqreturn_t hrtimer_interrupt(int irq, void *dev)
 {
 	(void)irq;
 	(void)dev;
-	if (pk_this_rq)
+	if (pk_this_rq) {
+		/* An idle CPU's stopped tick left jiffies behind. */
+		if (pk_this_rq->tick_stopped)
+			pk_jiffies_advance();
 		pk_hrtimers_run(pk_this_rq);
+	}
 	return IRQ_HANDLED;
 }
 
@@ -580,33 +592,9 @@ static void rq_init(struct rq *rq, int cpu)
 	INIT_LIST_HEAD(&rq->idle_task.pk_run_node);
 }
 
-/*
- * The idle loop: wait in the host until something is runnable.  The futex
- * word closes the race between "nothing to do" and sleeping: a waker bumps
- * it before the reschedule IPI; the tick and IPI signals interrupt the wait.
- */
-void pk_idle_loop(struct rq *rq)
-{
-	while (!__atomic_load_n(&rq->stopping, __ATOMIC_ACQUIRE)) {
-		unsigned int seq =
-			__atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
-
-		if (need_resched() ||
-		    __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE) ||
-		    pk_idle_balance(rq)) {
-			schedule();
-			continue;
-		}
-		/* Idle is task context: print what handlers deferred. */
-		pk_report_flush_point();
-		pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
-	}
-}
-
 static void *vcpu_main(void *arg)
 {
 	struct rq *rq = arg;
-	timer_t tick;
 	char name[16];
 
 	snprintf(name, sizeof(name), "vcpu/%d", rq->cpu);
@@ -621,14 +609,15 @@ static void *vcpu_main(void *arg)
 	pk_irq_cpu_set_owner(rq);
 	if (rq->irq_cpu < 0 || !rq->idle_ctx ||
 	    pk_irq_timer_create(PK_HRTIMER_IRQ, &rq->hr_timer) ||
-	    pk_irq_timer_start(PK_TICK_IRQ, 1000000000L / machine_hz, &tick)) {
+	    pk_irq_timer_start(PK_TICK_IRQ, 1000000000L / machine_hz,
+			       &rq->tick)) {
 		__atomic_store_n(&rq->irq_cpu, -1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
 		return NULL;
 	}
 	__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
 	pk_idle_loop(rq);
-	timer_delete(tick);
+	timer_delete(rq->tick);
 	timer_delete(rq->hr_timer);
 	pk_current = NULL;
 	pk_this_rq = NULL;
@@ -649,10 +638,19 @@ static int env_int(const char *name, int fallback)
 	return *end || n <= 0 || n > 1000000 ? fallback : (int)n;
 }
 
+/* $name is "0": the feature is off. */
+static bool env_off(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "0");
+}
+
 static void configure(const struct machine_config *cfg)
 {
 	long host = sysconf(_SC_NPROCESSORS_ONLN);
 	int model = cfg ? cfg->model : -1;
+	int nohz, poll_us;
 
 	nr_cpus = cfg && cfg->nr_cpus > 0 ? cfg->nr_cpus
 					  : env_int("PREEMPT_NR_CPUS",
@@ -666,6 +664,13 @@ static void configure(const struct machine_config *cfg)
 		cfg && cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
 	if (model >= 0)
 		preempt_model_set((enum preempt_model)model);
+	nohz = env_off("PREEMPT_NOHZ") ? -1 : 1;
+	poll_us = env_off("PREEMPT_IDLE_POLL_US")
+			  ? -1
+			  : env_int("PREEMPT_IDLE_POLL_US", 0);
+	pk_idle_configure(cfg && cfg->nohz ? cfg->nohz : nohz,
+			  cfg && cfg->idle_poll_us ? cfg->idle_poll_us
+						   : poll_us);
 }
 
 static const struct {

@@ -52,6 +52,18 @@ struct rq {
 
 	struct task_struct idle_task;
 	void *idle_ctx;
+
+	/* NO_HZ_IDLE (src/sched/idle.c); tick_stopped and nohz_next change
+	 * under timer_lock, so an enqueue sees whether to kick. */
+	timer_t tick;
+	int tick_stopped;	 /* the periodic tick is off: idle */
+	int idle_sleeping;	 /* in the idle loop's host wait */
+	int nohz_next_set;	 /* the one-shot tick aims at nohz_next */
+	unsigned long nohz_next; /* jiffy of the first timer, when set */
+	int polling;		 /* polling in idle: wakers need not wake */
+	int idle_ticked;	 /* slept once this idle period, tick on */
+	long poll_ns;		 /* the adaptive haltpoll window */
+	long poll_off_until;	 /* no polling before (host steal seen) */
 };
 
 struct rq *pk_cpu_rq(int cpu);
@@ -124,6 +136,13 @@ void pk_sched_tick(struct rq *rq);
 void pk_resched_ipi(struct rq *rq);
 void pk_resched_curr(struct rq *rq, bool lazy);
 void pk_idle_loop(struct rq *rq);
+void pk_nohz_kick(struct rq *rq);
+void pk_nohz_irq_exit(void *owner);
+bool pk_nohz_enabled(void);
+void pk_jiffies_advance(void);
+long pk_jiffy_ns(unsigned long j);
+void pk_idle_configure(int nohz, int idle_poll_us);
+bool pk_timers_next(struct rq *rq, unsigned long *expires);
 bool pk_idle_balance(struct rq *rq);
 void pk_task_exit(int code) __attribute__((noreturn));
 void pk_task_release(struct task_struct *p);
@@ -174,6 +193,8 @@ void pk_smp_call_ipi(void);
  * @tick: in pk_sched_tick(), the tick's hardirq
  * @voluntary: in schedule(), task context, before the switch
  * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs())
+ * @idle: in the idle loop before it sleeps, task context: a quiescent state
+ * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
  */
 struct pk_rcu_sched_hooks {
 	void (*boot)(bool started);
@@ -181,6 +202,8 @@ struct pk_rcu_sched_hooks {
 	void (*tick)(void);
 	void (*voluntary)(void);
 	void (*qs)(void);
+	void (*idle)(void);
+	bool (*needs_cpu)(void);
 };
 extern const struct pk_rcu_sched_hooks *pk_rcu_hooks;
 

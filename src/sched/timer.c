@@ -73,13 +73,20 @@ int del_timer(struct timer_list *t)
 	return was;
 }
 
-/* Interrupts off, @t detached: arm it on @rq. */
+/*
+ * Interrupts off, @t detached: arm it on @rq.  A CPU whose tick is stopped
+ * and aimed later (or nowhere) is kicked to aim it again, as the kernel's
+ * wake_up_nohz_cpu().
+ */
 static void enqueue_timer(struct rq *rq, struct timer_list *t,
 			  unsigned long expires)
 {
 	struct timer_list *pos, *n;
+	bool kick;
 
 	pk_raw_lock(&rq->timer_lock);
+	kick = rq->tick_stopped &&
+	       (!rq->nohz_next_set || (long)(expires - rq->nohz_next) < 0);
 	t->expires = expires;
 	list_for_each_entry_safe(pos, n, &rq->timers,
 				 entry) if ((long)(expires - pos->expires) <
@@ -87,6 +94,8 @@ static void enqueue_timer(struct rq *rq, struct timer_list *t,
 	list_add_tail(&t->entry, &pos->entry);
 	__atomic_store_n(&t->cpu, rq->cpu, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->timer_lock);
+	if (kick)
+		pk_nohz_kick(rq);
 }
 
 int mod_timer(struct timer_list *t, unsigned long expires)
@@ -152,6 +161,16 @@ int del_timer_sync(struct timer_list *t)
 	for (int i = 0; i < num_online_cpus(); i++)
 		wait_running_timer(pk_cpu_rq(i), t);
 	return was;
+}
+
+/* The first timer's expiry into @expires, if any.  timer_lock held. */
+bool pk_timers_next(struct rq *rq, unsigned long *expires)
+{
+	if (list_empty(&rq->timers))
+		return false;
+	*expires = list_first_entry(&rq->timers, struct timer_list, entry)
+			   ->expires;
+	return true;
 }
 
 /* From the tick, hardirq context. */

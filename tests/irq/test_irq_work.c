@@ -63,6 +63,9 @@ static int queue_twice(void *arg)
 	task_result = irq_work_queue(&work) && !irq_work_queue(&work) &&
 		      irq_work_is_pending(&work);
 	local_irq_enable(); /* the self-IPI is delivered here */
+	/* A busy CPU ticks (an idle one may not: NO_HZ_IDLE). */
+	while (!__atomic_load_n(&program_ticks, __ATOMIC_RELAXED))
+		; /* spin: the busy CPU keeps its tick */
 	return raw_smp_processor_id();
 }
 

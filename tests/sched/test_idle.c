@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The idle loop: an idle vCPU stops its tick (NO_HZ_IDLE) and starts it
+ * again, jiffies catch up from the clock, timers armed on an idle vCPU
+ * still fire, RCU's grace periods and callbacks go on while vCPUs idle,
+ * and remote wake-ups to a polling or sleeping idle vCPU land.  Every
+ * wait is for an event; the only deadlines are many seconds wide.
+ */
+#define _GNU_SOURCE
+#include <unistd.h>
+
+#include <preempt/delay.h>
+#include <preempt/rcupdate.h>
+#include <preempt/timer.h>
+#include <preempt/wait.h>
+
+#include "pk_machine.h"
+
+#define LONG_WAIT (20 * pk_machine_hz())
+
+/* Host side: wait (up to a minute) for @cond. */
+#define WAIT_FOR(cond)                                                         \
+	do {                                                                   \
+		long until_ = now_ms() + 60000;                                \
+		while (!(cond) && now_ms() < until_)                           \
+			usleep(1000);                                          \
+		assert_true(cond);                                             \
+	} while (0)
+
+static void boot_nohz(int cpus, int nohz)
+{
+	struct machine_config cfg = {.nr_cpus = cpus,
+				     .hz = 1000,
+				     .model = PREEMPT_MODEL_FULL,
+				     .nohz = nohz};
+
+	assert_int_equal(machine_boot(&cfg), 0);
+	assert_int_equal(num_online_cpus(), cpus);
+}
+
+static unsigned long cpu_ticks(int cpu)
+{
+	return pk_sched_cpu_stats(cpu).ticks;
+}
+
+/* Spins on its CPU, which therefore ticks, until told to stop. */
+static int spin_stop;
+
+static int spinner(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&spin_stop, __ATOMIC_ACQUIRE))
+		;
+	return 0;
+}
+
+static struct task_struct *spin_on(int cpu)
+{
+	struct task_struct *k = kthread_create(spinner, NULL, "spin");
+
+	__atomic_store_n(&spin_stop, 0, __ATOMIC_RELEASE);
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	return k;
+}
+
+static void spin_end(struct task_struct *k)
+{
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(k), 0);
+}
+
+/*
+ * While CPU 0 spins through 200 ticks, idle CPU 1 takes far fewer: its
+ * tick stopped.  A task on CPU 1 then starts it again.
+ */
+static void idle_tick_stops_and_restarts(void **state)
+{
+	struct task_struct *k;
+	unsigned long t0, t1, restarts;
+
+	(void)state;
+	boot_nohz(2, 0);
+	WAIT_FOR(pk_sched_cpu_stats(1).tick_stops >= 1);
+	k = spin_on(0);
+	t0 = cpu_ticks(0);
+	t1 = cpu_ticks(1);
+	WAIT_FOR(cpu_ticks(0) - t0 >= 200);
+	/* A few one-shots for timers (RCU's kthread polls) are allowed. */
+	assert_true(cpu_ticks(1) - t1 < 100);
+	spin_end(k);
+
+	restarts = pk_sched_cpu_stats(1).tick_restarts;
+	k = spin_on(1);
+	t1 = cpu_ticks(1);
+	WAIT_FOR(cpu_ticks(1) - t1 >= 20); /* the periodic tick is back */
+	assert_true(pk_sched_cpu_stats(1).tick_restarts > restarts);
+	spin_end(k);
+}
+
+/* machine_config.nohz = -1: the idle tick keeps running, never stops. */
+static void nohz_off_keeps_the_idle_tick(void **state)
+{
+	unsigned long t1;
+
+	(void)state;
+	boot_nohz(2, -1);
+	t1 = cpu_ticks(1);
+	WAIT_FOR(cpu_ticks(1) - t1 >= 50);
+	assert_int_equal(pk_sched_cpu_stats(0).tick_stops, 0);
+	assert_int_equal(pk_sched_cpu_stats(1).tick_stops, 0);
+}
+
+static int read_jiffies(void *arg)
+{
+	*(unsigned long *)arg = jiffies;
+	return 0;
+}
+
+/*
+ * With every vCPU idle nothing advances the jiffies variable; the first
+ * task to run after 50 jiffies of clock sees them all.
+ */
+static void jiffies_catch_up_when_the_tick_restarts(void **state)
+{
+	struct task_struct *k;
+	unsigned long j0, seen = 0;
+
+	(void)state;
+	boot_nohz(1, 0);
+	WAIT_FOR(pk_sched_cpu_stats(0).tick_stops >= 1);
+	j0 = jiffies_now();
+	WAIT_FOR(jiffies_now() - j0 >= 50);
+	k = kthread_create(read_jiffies, &seen, "jiffies");
+	kthread_bind(k, 0);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_true((long)(seen - (j0 + 50)) >= 0);
+}
+
+struct fired {
+	struct timer_list timer;
+	struct completion done;
+	unsigned long at;
+	int cpu;
+};
+
+static void timer_fired(struct timer_list *t)
+{
+	struct fired *f = (struct fired *)t;
+
+	f->at = jiffies_now();
+	f->cpu = raw_smp_processor_id();
+	complete(&f->done);
+}
+
+/* A timer armed from outside on an idle vCPU, tick stopped: it fires,
+ * there, not early, and well within the (wide) deadline. */
+static void timer_armed_on_an_idle_cpu_fires(void **state)
+{
+	struct fired f = {0};
+	unsigned long expires;
+
+	(void)state;
+	boot_nohz(2, 0);
+	WAIT_FOR(pk_sched_cpu_stats(1).tick_stops >= 1);
+	init_completion(&f.done);
+	timer_setup(&f.timer, timer_fired, 0);
+	expires = jiffies_now() + 30;
+	f.timer.expires = expires;
+	add_timer_on(&f.timer, 1);
+	assert_true(wait_for_completion_timeout(&f.done, LONG_WAIT) > 0);
+	assert_int_equal(f.cpu, 1);
+	assert_true((long)(f.at - expires) >= 0);
+	del_timer_sync(&f.timer);
+}
+
+/* msleep() on a vCPU that has nothing else to do: its tick is a one-shot
+ * aimed at the sleeper's timer, again and again. */
+static int sleep_thrice(void *arg)
+{
+	unsigned long j0 = jiffies_now();
+
+	(void)arg;
+	for (int i = 0; i < 3; i++)
+		msleep(20);
+	return (long)(jiffies_now() - j0) >= 60 ? 0 : -1;
+}
+
+static void msleep_on_an_idle_cpu_wakes(void **state)
+{
+	struct task_struct *k;
+
+	(void)state;
+	boot_nohz(2, 0);
+	WAIT_FOR(pk_sched_cpu_stats(1).tick_stops >= 1);
+	k = kthread_create(sleep_thrice, NULL, "sleeper");
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_true(pk_sched_cpu_stats(1).tick_stops >= 2);
+}
+
+/* Grace periods end with every vCPU idle and its tick stopped. */
+static void synchronize_rcu_with_all_cpus_idle(void **state)
+{
+	(void)state;
+	boot_nohz(2, 0);
+	WAIT_FOR(pk_sched_cpu_stats(0).tick_stops >= 1 &&
+		 pk_sched_cpu_stats(1).tick_stops >= 1);
+	for (int i = 0; i < 5; i++)
+		synchronize_rcu();
+	assert_true(pk_sched_cpu_stats(0).tick_stops >= 1);
+}
+
+static struct completion cb_done;
+
+static void cb(struct rcu_head *h)
+{
+	(void)h;
+	complete(&cb_done);
+}
+
+static struct rcu_head cb_head;
+
+static int queue_cb(void *arg)
+{
+	(void)arg;
+	call_rcu(&cb_head, cb);
+	return 0;
+}
+
+/* A callback queued on a vCPU that then idles still runs: the tick stays
+ * on while callbacks wait there (rcu_needs_cpu()). */
+static void call_rcu_on_a_cpu_that_goes_idle(void **state)
+{
+	struct task_struct *k;
+
+	(void)state;
+	boot_nohz(2, 0);
+	init_completion(&cb_done);
+	k = kthread_create(queue_cb, NULL, "cb");
+	kthread_bind(k, 1);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_true(wait_for_completion_timeout(&cb_done, LONG_WAIT) > 0);
+}
+
+/* Ping-pong between two vCPUs: each wake-up of the other, polling or
+ * asleep in the host, lands (no IPI when the target needs none). */
+static DECLARE_WAIT_QUEUE_HEAD(pp_wq);
+static int pp_turn, pp_rounds;
+
+static int pinger(void *arg)
+{
+	int me = (int)(long)arg;
+
+	for (int i = 0; i < pp_rounds; i++) {
+		wait_event(pp_wq,
+			   __atomic_load_n(&pp_turn, __ATOMIC_ACQUIRE) == me);
+		__atomic_store_n(&pp_turn, !me, __ATOMIC_RELEASE);
+		wake_up(&pp_wq);
+	}
+	return 0;
+}
+
+static void remote_wakes_land(void **state)
+{
+	struct task_struct *a, *b;
+
+	(void)state;
+	boot_nohz(2, 0);
+	pp_turn = 0;
+	pp_rounds = 2000;
+	a = kthread_create(pinger, (void *)0L, "ping");
+	b = kthread_create(pinger, (void *)1L, "pong");
+	kthread_bind(a, 0);
+	kthread_bind(b, 1);
+	wake_up_process(a);
+	wake_up_process(b);
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+}
+
+#define T(fn)                                                                  \
+	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(idle_tick_stops_and_restarts),
+		T(nohz_off_keeps_the_idle_tick),
+		T(jiffies_catch_up_when_the_tick_restarts),
+		T(timer_armed_on_an_idle_cpu_fires),
+		T(msleep_on_an_idle_cpu_wakes),
+		T(synchronize_rcu_with_all_cpus_idle),
+		T(call_rcu_on_a_cpu_that_goes_idle),
+		T(remote_wakes_land),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
