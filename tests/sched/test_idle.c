@@ -71,30 +71,24 @@ static void spin_end(struct task_struct *k)
 }
 
 /*
- * While CPU 0 spins through 200 ticks, idle CPU 1 takes far fewer: its
- * tick stopped.  A task on CPU 1 then starts it again.
+ * An idle CPU stops its tick (an event: the stop is counted), and a task
+ * placed on it starts the tick again.  How few ticks an idle CPU takes is
+ * a rate, which depends on the host's load: bench_idle measures it.
  */
 static void idle_tick_stops_and_restarts(void **state)
 {
 	struct task_struct *k;
-	unsigned long t0, t1, restarts;
+	unsigned long t1;
 
 	(void)state;
 	boot_nohz(2, 0);
 	WAIT_FOR(pk_sched_cpu_stats(1).tick_stops >= 1);
-	k = spin_on(0);
-	t0 = cpu_ticks(0);
-	t1 = cpu_ticks(1);
-	WAIT_FOR(cpu_ticks(0) - t0 >= 200);
-	/* A few one-shots for timers (RCU's kthread polls) are allowed. */
-	assert_true(cpu_ticks(1) - t1 < 100);
-	spin_end(k);
-
-	restarts = pk_sched_cpu_stats(1).tick_restarts;
 	k = spin_on(1);
 	t1 = cpu_ticks(1);
 	WAIT_FOR(cpu_ticks(1) - t1 >= 20); /* the periodic tick is back */
-	assert_true(pk_sched_cpu_stats(1).tick_restarts > restarts);
+	/* Stopped once, ticking now: restarted at least once meanwhile (a
+	 * timer's one-shot may have been first). */
+	assert_true(pk_sched_cpu_stats(1).tick_restarts >= 1);
 	spin_end(k);
 }
 
@@ -282,8 +276,14 @@ static void remote_wakes_land(void **state)
 	assert_int_equal(kthread_stop(b), 0);
 }
 
-#define T(fn)                                                                  \
-	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
+/* A failed assert leaves a spinner running: stop it before the shutdown. */
+static int idle_teardown(void **state)
+{
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELEASE);
+	return machine_teardown(state);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, idle_teardown)
 
 int main(void)
 {
