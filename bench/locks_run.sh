@@ -31,9 +31,9 @@ bench_need "$debug_bin"
 	if [ "$(uname -m)" != x86_64 ] || ! command -v objdump >/dev/null; then
 		echo "codegen:  skipped (x86-64 with objdump only)"
 	else
-		irqsave=$(objdump -d --no-show-raw-insn "$bin" | awk '
-			$2 == "<bench_lk_spin_irqsave>:" { on = 1; next }
-			on && /^$/ { exit } on')
+		objdump -d --no-show-raw-insn "$bin" >"$tmp/locks.dis"
+		irqsave=$(awk '$2 == "<bench_lk_spin_irqsave>:" { on = 1; next }
+			on && /^$/ { exit } on' "$tmp/locks.dis")
 		# Interrupts and preemption: one add on the lock, one sub on
 		# the unlock; no separate decl (preempt_enable) or andl
 		# (local_irq_enable) on the word.
