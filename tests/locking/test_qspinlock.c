@@ -38,7 +38,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Wait until *@p >= @want (or the word test says so), failing late. */
+/* Wait until *@p >= @want, failing (late) instead of hanging. */
 static void wait_for_long(const long *p, long want, const char *what)
 {
 	long end = now_ms() + DEADLINE_MS;
