@@ -76,6 +76,12 @@ static int run(const char *path, const char *const *argv, char *out)
  * before it replaced by "N", the cursor-up prefix of a redraw dropped,
  * and each run of status blocks cut to its last.  Returns a new string.
  */
+static bool non_finite(const char *p)
+{
+	return (!strncmp(p, "nan", 3) || !strncmp(p, "inf", 3)) &&
+	       !isalnum((unsigned char)p[3]);
+}
+
 static char *normalize(const char *text)
 {
 	size_t len = strlen(text);
@@ -90,8 +96,15 @@ static char *normalize(const char *text)
 
 		while (text[k] == ' ')
 			k++;
-		if (text[k] == '-' && isdigit((unsigned char)text[k + 1]))
+		if (text[k] == '-' && (isdigit((unsigned char)text[k + 1]) ||
+				       non_finite(text + k + 1)))
 			k++;
+		/* printf's NaN or infinity (cyclictest's avg of 0 cycles). */
+		if (non_finite(text + k) && (i == 0 || k > i)) {
+			m[j++] = 'N';
+			i = k + 3;
+			continue;
+		}
 		if (isdigit((unsigned char)text[k]) &&
 		    (i == 0 || k > i ||
 		     (!isalnum((unsigned char)text[i - 1]) &&
@@ -358,6 +371,9 @@ static void normalize_masks_numbers_only(void **state)
 	free(n);
 	n = normalize("x86_64 v2 abc\n");
 	assert_string_equal(n, "x86_64 v2 abc\n");
+	free(n);
+	n = normalize("\"avg\": -nan,\n\"max\": inf\ninfo nano\n");
+	assert_string_equal(n, "\"avg\":N,\n\"max\":N\ninfo nano\n");
 	free(n);
 }
 
