@@ -90,10 +90,17 @@ unsigned long pk_jiffies(void)
 			       (1000000000L / machine_hz));
 }
 
-/* When jiffy @j begins, on the monotonic clock. */
+/*
+ * When jiffy @j begins, on the monotonic clock; LONG_MAX for a jiffy past
+ * the clock's range (a timer up to MAX_JIFFY_OFFSET away: "never").
+ */
 long pk_jiffy_ns(unsigned long j)
 {
-	return boot_ns + (long)j * (1000000000L / machine_hz);
+	long per = 1000000000L / machine_hz;
+
+	if (j > (unsigned long)((LONG_MAX - boot_ns) / per))
+		return LONG_MAX;
+	return boot_ns + (long)j * per;
 }
 
 unsigned long jiffies_now(void)

@@ -78,12 +78,22 @@ int del_timer(struct timer_list *t)
  * and aimed later (or nowhere) is kicked to aim it again, as the kernel's
  * wake_up_nohz_cpu().
  */
+#define PK_MAX_JIFFY_OFFSET ((long)(~0UL >> 2) - 1)
+
 static void enqueue_timer(struct rq *rq, struct timer_list *t,
 			  unsigned long expires)
 {
 	struct timer_list *pos, *n;
 	bool kick;
 
+	/*
+	 * The list is sorted by wrapping differences: two expiries more
+	 * than LONG_MAX apart would compare backwards, and a far one would
+	 * block every timer queued behind it.  As the kernel, no timer is
+	 * further away than MAX_JIFFY_OFFSET.
+	 */
+	if ((long)(expires - pk_jiffies()) > PK_MAX_JIFFY_OFFSET)
+		expires = pk_jiffies() + PK_MAX_JIFFY_OFFSET;
 	pk_raw_lock(&rq->timer_lock);
 	kick = rq->tick_stopped &&
 	       (!rq->nohz_next_set || (long)(expires - rq->nohz_next) < 0);
@@ -281,6 +291,16 @@ long schedule_timeout(long timeout)
 
 	if (!pk_this_rq)
 		return host_schedule_timeout(timeout);
+	/* No deadline: no timer (one at jiffies + LONG_MAX would sort wrong).
+	 */
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout < 0) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
 	expire = pk_jiffies() + (unsigned long)timeout;
 	pt.task = current;
 	timer_setup(&pt.timer, process_timeout, 0);

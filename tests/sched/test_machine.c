@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <preempt/bottom_half.h>
 #include <preempt/delay.h>
 #include <preempt/hrtimer.h>
 #include <preempt/interrupt.h>
@@ -551,6 +552,63 @@ static void timers_fire_in_softirq_on_their_cpu(void **state)
 	assert_int_equal(tp.cpu, 1);
 	assert_true(tp.ctx.in_serving_softirq);
 	assert_false(tp.ctx.in_task);
+}
+
+/*
+ * A timer armed at the farthest expiry (jiffies + LONG_MAX, what
+ * schedule_timeout(MAX_SCHEDULE_TIMEOUT) once armed) must not hold back a
+ * due one: the list compares wrapping differences.  The near timer is
+ * made due, with its softirq held off by bh, before the far one is armed.
+ */
+struct far_probe {
+	struct timer_list near, far;
+	struct completion done;
+};
+
+static void near_fired(struct timer_list *t)
+{
+	struct far_probe *fp = from_timer(fp, t, near);
+
+	complete(&fp->done);
+}
+
+static void far_fired(struct timer_list *t)
+{
+	(void)t;
+}
+
+static int arm_near_and_far(void *arg)
+{
+	struct far_probe *fp = arg;
+	unsigned long due;
+	long left;
+
+	timer_setup(&fp->near, near_fired, 0);
+	timer_setup(&fp->far, far_fired, 0);
+	local_bh_disable();
+	mod_timer(&fp->near, jiffies + 1);
+	due = jiffies + 3;
+	while ((long)(jiffies - due) < 0) /* ticks still count jiffies */
+		__asm__ __volatile__("" ::: "memory");
+	mod_timer(&fp->far, jiffies + LONG_MAX);
+	local_bh_enable();
+	left = (long)wait_for_completion_timeout(&fp->done,
+						 msecs_to_jiffies(20000));
+	del_timer_sync(&fp->far);
+	del_timer_sync(&fp->near);
+	return left > 0;
+}
+
+static void far_timer_does_not_block_due_ones(void **state)
+{
+	struct far_probe fp;
+	struct task_struct *k;
+
+	(void)state;
+	init_completion(&fp.done);
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	k = kthread_run(arm_near_and_far, &fp, "far");
+	assert_int_equal(kthread_stop(k), 1);
 }
 
 /*
@@ -1092,6 +1150,7 @@ int main(int argc, char **argv)
 		T(ksoftirqd_runs_as_a_task_on_its_cpu),
 		T(hrtimers_fire_in_hardirq_on_their_cpu),
 		T(timers_fire_in_expiry_order),
+		T(far_timer_does_not_block_due_ones),
 		T(wake_up_wakes_every_waiter),
 		T(two_completes_release_two_waiters),
 		T(hrtimers_fire_in_expiry_order),
