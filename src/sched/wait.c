@@ -332,11 +332,17 @@ unsigned long wait_for_completion_timeout(struct completion *x,
 					      TASK_UNINTERRUPTIBLE);
 }
 
-int wait_for_completion_interruptible(struct completion *x)
+/* The untimed forms a signal may end: 0 or -ERESTARTSYS. */
+static int wait_for_untimed(struct completion *x, unsigned int state)
 {
-	long ret = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_INTERRUPTIBLE);
+	long ret = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, state);
 
 	return ret < 0 ? (int)ret : 0;
+}
+
+int wait_for_completion_interruptible(struct completion *x)
+{
+	return wait_for_untimed(x, TASK_INTERRUPTIBLE);
 }
 
 long wait_for_completion_interruptible_timeout(struct completion *x,
@@ -347,9 +353,7 @@ long wait_for_completion_interruptible_timeout(struct completion *x,
 
 int wait_for_completion_killable(struct completion *x)
 {
-	long ret = wait_for_common(x, MAX_SCHEDULE_TIMEOUT, TASK_KILLABLE);
-
-	return ret < 0 ? (int)ret : 0;
+	return wait_for_untimed(x, TASK_KILLABLE);
 }
 
 long wait_for_completion_killable_timeout(struct completion *x,
