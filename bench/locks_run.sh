@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Lock round trips (bench_locks, issues 5 and 19): our locks beside
+# Uncontended lock round trips (bench_locks, issue 5): our locks beside
 # glibc's on a plain thread, then the same locks in a task under full and
 # under rt; with the library's debug checks compiled out (as a production
-# build) and as configured, each with its verdicts and the contended
-# table; the irqsave fast path's code; then instructions per round trip
-# from callgrind, checks out.
+# build) and as configured; then instructions per round trip from
+# callgrind, checks out.
 # Usage: bench/locks_run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_locks)
 #
 # Environment: BENCH_MS, BENCH_REPS, BENCH_CALLGRIND_ITERS as for run.sh.
@@ -27,28 +26,6 @@ bench_need "$debug_bin"
 	echo "--- library debug checks compiled out (bench_locks_nodebug) ---"
 	"$bin" --ms "$ms" --reps "$reps"
 	echo
-	echo "-- codegen: spin_lock_irqsave+irqrestore, checks out (objdump) --"
-	if [ "$(uname -m)" != x86_64 ] || ! command -v objdump >/dev/null; then
-		echo "codegen:  skipped (x86-64 with objdump only)"
-	else
-		objdump -d --no-show-raw-insn "$bin" >"$tmp/locks.dis"
-		irqsave=$(awk '$2 == "<bench_lk_spin_irqsave>:" { on = 1; next }
-			on && /^$/ { exit } on' "$tmp/locks.dis")
-		# Interrupts and preemption: one add on the lock, one sub on
-		# the unlock; no separate decl (preempt_enable) or andl
-		# (local_irq_enable) on the word.
-		if grep -q 'addl *.0x1000001,%fs:' <<<"$irqsave" &&
-			[ "$(grep -c 'sub *%e[a-z]*,%fs:' <<<"$irqsave")" = 1 ] &&
-			! grep -Eq '(decl|andl) .*%fs:' <<<"$irqsave"; then
-			echo "codegen:  spin_lock_irqsave = one addl \$0x1000001" \
-				"to the %fs word, the unlock one subl: MET"
-		else
-			echo "codegen:  UNEXPECTED irqsave fast path (MISSED):"
-			grep '%fs:' <<<"$irqsave"
-			exit 1
-		fi
-	fi
-	echo
 	echo "--- library as configured, PREEMPT_DEBUG=$(bench_cache "$build" \
 		PREEMPT_DEBUG) (bench_locks) ---"
 	"$debug_bin" --ms "$ms" --reps "$reps"
@@ -59,9 +36,8 @@ bench_need "$debug_bin"
 	bench_cg_costs "$tmp/locks.out" | awk -F'\t' -v n="$cg_iters" '
 		$1 ~ /^bench_lk_/ { ir[substr($1, 10)] = $2 / n }
 		END {
-			split("empty tls_pair irq_pair pthread_spin " \
-			      "pthread_mutex raw_spin spin spin_irqsave " \
-			      "spin_bh local_bh read_lock mutex",
+			split("empty pthread_spin pthread_mutex raw_spin spin " \
+			      "spin_irqsave spin_bh local_bh read_lock mutex",
 			      order, " ")
 			for (i = 1; i in order; i++) {
 				c = order[i]
