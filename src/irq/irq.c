@@ -360,6 +360,18 @@ int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
 }
 
 /*
+ * One resched signal queued per thread at most.  PK_SIGRESCHED is a
+ * realtime signal, which the kernel queues once per send instead of
+ * merging, and its handler does not block itself (it may switch tasks):
+ * a backlog built up while interrupt handlers held it back would be
+ * delivered as that many nested frames on the task stack.  About a hundred
+ * of them overflowed a 256 KiB task stack under qemu-user, where handlers
+ * are slow.  The one queued request reads need-resched when it runs, so
+ * it stands for every request made meanwhile.
+ */
+static __thread int resched_queued __attribute__((tls_model("initial-exec")));
+
+/*
  * The interrupted code is preemptible: interrupt return may switch it out.
  * Not here, on the irq stack, where the frame would stay behind for the
  * next interrupt to overwrite: PK_SIGRESCHED, blocked while this handler
@@ -367,6 +379,9 @@ int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
  */
 static void ask_resched(void)
 {
+	if (resched_queued)
+		return;
+	resched_queued = 1;
 	tgkill(getpid(), gettid(), PK_SIGRESCHED);
 }
 
@@ -420,6 +435,7 @@ static void resched_signal(int sig, siginfo_t *info, void *uctx)
 
 	(void)sig;
 	(void)info;
+	resched_queued = 0; /* delivered: the next request queues anew */
 	/* Set up on the irq stack after all (an interrupt came in first and
 	 * this one nested in it): switching here would leave the frame
 	 * there.  Need-resched stays set for the next preemption point. */
