@@ -377,8 +377,12 @@ static void duration_stops_the_run(void **state)
 	(void)state;
 	assert_int_equal(TOOL("-q", "-D", "1", "-i", "1000", "-p", "0"), 0);
 	parse_block(res.out, false, &p);
-	check_threads(&p, 1, 0, 0, 1000, 500);
+	/* The duration is checked, not the work done in it: a loaded host
+	 * (qemu-user in CI) may not give the thread one cycle in 1 s. */
+	assert_int_equal(p.nr_t, 1);
 	assert_true(p.t[0].cycles <= 1100);
+	if (p.t[0].cycles)
+		check_threads(&p, 1, 0, 0, 1000, 500);
 }
 
 static int count_lines(const char *s)
