@@ -26,7 +26,8 @@ asan: deps
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # For measuring: optimized, the debug checks compiled out (the default
-# build keeps them on, and its locks are about 2x slower).
+# build keeps them on, and its locks are several times slower:
+# docs/PERFORMANCE.md, "Uncontended locks", part 3).
 RELEASE_BUILD := build-release
 release: deps
 	@cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_DEBUG=OFF -DPREEMPT_TESTS=OFF -DPREEMPT_LINT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
