@@ -26,7 +26,8 @@ asan: deps
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # For measuring: optimized, the debug checks compiled out (the default
-# build keeps them on, and its locks are about 2x slower).
+# build keeps them on, and its locks are several times slower:
+# docs/PERFORMANCE.md, "Uncontended locks", part 3).
 RELEASE_BUILD := build-release
 release: deps
 	@cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_DEBUG=OFF -DPREEMPT_TESTS=OFF -DPREEMPT_LINT=OFF -DPREEMPT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
@@ -74,8 +75,12 @@ soak: build
 # The rcutorture-style test (tests/rcu/test_rcu_torture.c), long: RCU in
 # every model and SRCU in three, TORTURE_SECONDS each (8 runs: ~10 min).
 TORTURE_SECONDS ?= 75
+# On a terminal, scripts/progress.py keeps a one-line status (runs done,
+# time elapsed); in a log its output is the test's alone.
 torture: build
-	@RCU_TORTURE_SECONDS=$(TORTURE_SECONDS) $(BUILD)/tests/test_rcu_torture
+	@RCU_TORTURE_SECONDS=$(TORTURE_SECONDS) scripts/progress.py \
+		--label "make torture" --count 'End of test' --total 8 \
+		-- $(BUILD)/tests/test_rcu_torture
 
 # Deliberate breakages (tests/mutants/mutants.txt), each applied alone to a
 # scratch copy in build-mutants/; every one must make its tests fail.
@@ -104,7 +109,8 @@ kernel-check: build
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS)
-	@bench/run.sh $(BENCH_BUILD)
+	@scripts/progress.py --label "make bench" --part '^== (.*) ==$$' \
+		-- bench/run.sh $(BENCH_BUILD)
 
 # GNU conventions: `make install PREFIX=/usr DESTDIR=/tmp/stage`.  The
 # installed library is the default build's (debug checks on); add

@@ -2,8 +2,9 @@
 # Uncontended lock round trips (bench_locks, issue 5): our locks beside
 # glibc's on a plain thread, then the same locks in a task under full and
 # under rt; with the library's debug checks compiled out (as a production
-# build) and as configured; then instructions per round trip from
-# callgrind, checks out.
+# build, `make release`) and as configured (the default build keeps them
+# on); the two side by side, from the same two runs; then instructions
+# per round trip from callgrind, checks out.
 # Usage: bench/locks_run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_locks)
 #
 # Environment: BENCH_MS, BENCH_REPS, BENCH_CALLGRIND_ITERS as for run.sh.
@@ -16,6 +17,49 @@ bench_init bench_locks_nodebug bench-locks.txt "$@"
 debug_bin=$build/bench/bench_locks
 bench_need "$debug_bin"
 
+# bench_side_by_side OFF ON: part 1's medians of both runs, one row per
+# case: checks off ("release", make release), checks as configured
+# ("default", PREEMPT_DEBUG=ON unless the build says otherwise), and
+# their ratio; "@value locks.debug_cost.CASE=RATIO" lines for scripts.
+bench_side_by_side() {
+	awk '
+	function row(line,   n, f, name, i) {
+		n = split(line, f, " ")
+		name = f[1]
+		for (i = 2; i <= n - 5; i++)
+			name = name " " f[i]
+		key = name
+		gsub(/[^A-Za-z0-9]+/, "_", key)
+		gsub(/^_|_$/, "", key)
+		return name "\t" key "\t" f[n - 4]
+	}
+	FNR == 1 { part1 = 0; file++ }
+	/^-- 1\./ { part1 = 1; next }
+	/^--/ || /^$/ { part1 = 0 }
+	part1 && $1 != "case" {
+		split(row($0), r, "\t")
+		if (file == 1) {
+			order[++n] = r[1]; keyof[r[1]] = r[2]; off[r[1]] = r[3]
+		} else {
+			on[r[1]] = r[3]
+		}
+	}
+	END {
+		printf "%-32s %9s %9s %16s\n", "case", "release", "default",
+		       "default/release"
+		for (i = 1; i <= n; i++) {
+			c = order[i]
+			if (!(c in on) || off[c] <= 0)
+				continue
+			printf "%-32s %9.2f %9.2f %15.2fx\n", c, off[c], on[c],
+			       on[c] / off[c]
+			vals = vals sprintf("@value locks.debug_cost.%s=%.2f\n",
+					    keyof[c], on[c] / off[c])
+		}
+		printf "%s", vals
+	}' "$1" "$2"
+}
+
 {
 	echo
 	echo "== libpreempt locking: uncontended round trips: bench_locks =="
@@ -24,11 +68,15 @@ bench_need "$debug_bin"
 	bench_date
 	echo
 	echo "--- library debug checks compiled out (bench_locks_nodebug) ---"
-	"$bin" --ms "$ms" --reps "$reps"
+	"$bin" --ms "$ms" --reps "$reps" | tee "$tmp/off"
 	echo
 	echo "--- library as configured, PREEMPT_DEBUG=$(bench_cache "$build" \
 		PREEMPT_DEBUG) (bench_locks) ---"
-	"$debug_bin" --ms "$ms" --reps "$reps"
+	"$debug_bin" --ms "$ms" --reps "$reps" | tee "$tmp/on"
+	echo
+	echo "-- 3. the default build beside release: plain thread, median ns" \
+		"per lock+unlock (the two runs above) --"
+	bench_side_by_side "$tmp/off" "$tmp/on"
 	echo
 	echo "-- callgrind: instructions per lock+unlock, checks out --"
 	bench_need_callgrind || exit 0

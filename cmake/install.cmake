@@ -24,6 +24,8 @@ foreach(d ${PREEMPT_NODEBUG_DEFS})
 endforeach()
 # --static: the blocking-call detector's --wrap recipe (docs/blocking.md).
 set(PC_WRAP "${PREEMPT_BLOCKING_WRAP_STR}")
+# The same recipe, a list, for the CMake package's preempt_static.
+set(PC_CMAKE_WRAP "${PREEMPT_BLOCKING_WRAP}")
 set(PC_PREFIX ${PROJECT_BINARY_DIR})
 set(PC_INCLUDEDIR ${PROJECT_SOURCE_DIR}/include)
 set(PC_LIBDIR ${PROJECT_BINARY_DIR})

@@ -261,6 +261,11 @@ targets_for() {
 build_for() { # regex logfile
 	local t
 	mapfile -t t < <(targets_for "$1")
+	# Under Ninja "preempt" names the tool's file (build/preempt), not the
+	# library's target: name libpreempt.so's file as well.
+	if [ -f "$BUILD/build.ninja" ]; then
+		t+=(libpreempt.so)
+	fi
 	cmake --build "$BUILD" -j "$JOBS" --target preempt "${t[@]}" >"$2" 2>&1
 }
 

@@ -26,4 +26,13 @@ int cmd_torture(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A long run's one-line status on stderr, redrawn in place when stderr is
+ * a terminal; nothing at all when it is not (a log, a pipe, CI).
+ * cli_progress() draws at most twice a second; cli_progress_clear()
+ * erases the line before anything else is printed.
+ */
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_clear(void);
+
 #endif /* PREEMPT_TOOLS_CLI_H */

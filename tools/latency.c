@@ -364,33 +364,21 @@ static int thread_cpu(int i)
 
 /*
  * With -q on a terminal, a run with -D draws one status line on stderr,
- * redrawn in place; nothing when stderr is not a terminal.
+ * redrawn in place; nothing when stderr is not a terminal (cli_progress).
  */
-static bool progress_shown;
-
 static void progress(long start, long deadline)
 {
-	static long last;
-	long now = now_ns();
 	unsigned long cycles = 0;
 
-	if (!deadline || !isatty(STDERR_FILENO) || now - last < 500000000L)
+	if (!deadline)
 		return;
-	last = now;
 	for (int i = 0; i < o.threads; i++)
 		cycles += threads[i].cycles;
-	fprintf(stderr, "\r%ld/%ld s, %lu cycles\033[K",
-		(now - start) / 1000000000L, (deadline - start) / 1000000000L,
-		cycles);
-	progress_shown = true;
+	cli_progress("%ld/%ld s, %lu cycles", (now_ns() - start) / 1000000000L,
+		     (deadline - start) / 1000000000L, cycles);
 }
 
-static void progress_clear(void)
-{
-	if (progress_shown)
-		fprintf(stderr, "\r\033[K");
-	progress_shown = false;
-}
+static void json_keep_model(enum preempt_model model);
 
 static int run_model(enum preempt_model model, bool header)
 {
@@ -447,6 +435,8 @@ static int run_model(enum preempt_model model, bool header)
 		print_status(true);
 	for (int i = 0; i < o.threads; i++)
 		wake_up_process(threads[i].task);
+	if (o.quiet)
+		progress(start, deadline); /* drawn at once, however late */
 	for (;;) {
 		int done = 0;
 
@@ -471,7 +461,7 @@ static int run_model(enum preempt_model model, bool header)
 		if (load[i])
 			kthread_stop(load[i]);
 	machine_shutdown();
-	progress_clear();
+	cli_progress_clear();
 
 	/* cyclictest's order: the last status block, or with -q the thread
 	 * lines unless there is a histogram; then the histogram. */
@@ -492,6 +482,8 @@ static int run_model(enum preempt_model model, bool header)
 		}
 	}
 	model_ran[model] = true;
+	if (o.json && o.model < 0)
+		json_keep_model(model);
 	fflush(stdout);
 	return err;
 }
@@ -745,31 +737,72 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_thread(FILE *f, const struct lat_thread *t, bool last)
+/* One thread's entry, every line after @in (the nesting's indentation). */
+static void json_thread(FILE *f, const struct lat_thread *t, bool last,
+			const char *in)
 {
 	bool any = false;
 
-	fprintf(f, "    \"%d\": {\n      \"histogram\": {", t->index);
+	fprintf(f, "%s    \"%d\": {\n%s      \"histogram\": {", in, t->index,
+		in);
 	for (long b = 0; b < o.hist; b++) {
 		if (!t->hist[b])
 			continue;
-		fprintf(f, "%s        \"%ld\": %lu", any ? ",\n" : "\n", b,
-			t->hist[b]);
+		fprintf(f, "%s%s        \"%ld\": %lu", any ? ",\n" : "\n", in,
+			b, t->hist[b]);
 		any = true;
 	}
-	fprintf(f, "%s      },\n", any ? "\n" : "");
+	fprintf(f, "%s%s      },\n", any ? "\n" : "", any ? in : "");
 	fprintf(f,
-		"      \"cycles\": %lu,\n      \"min\": %ld,\n"
-		"      \"max\": %ld,\n      \"avg\": %.2f,\n"
-		"      \"cpu\": %d,\n      \"node\": 0\n    }%s\n",
-		t->cycles, unit(t->min), unit(t->max),
-		t->cycles ? (double)unit(t->sum) / (double)t->cycles : 0.0,
-		t->cpu, last ? "" : ",");
+		"%s      \"cycles\": %lu,\n%s      \"min\": %ld,\n"
+		"%s      \"max\": %ld,\n%s      \"avg\": %.2f,\n"
+		"%s      \"cpu\": %d,\n%s      \"node\": 0\n%s    }%s\n",
+		in, t->cycles, in, unit(t->min), in, unit(t->max), in,
+		t->cycles ? (double)unit(t->sum) / (double)t->cycles : 0.0, in,
+		t->cpu, in, in, last ? "" : ",");
+}
+
+/*
+ * --model all: each model's "thread" object, kept as text when the model
+ * has run (the threads' histograms are reused by the next model), for
+ * the file's "models" object.
+ */
+static char *model_json[PREEMPT_MODEL_NR];
+
+static void json_keep_model(enum preempt_model model)
+{
+	size_t len;
+	FILE *f = open_memstream(&model_json[model], &len);
+
+	if (!f)
+		return;
+	for (int i = 0; i < o.threads; i++)
+		json_thread(f, &threads[i], i == o.threads - 1, "    ");
+	fclose(f);
+}
+
+static void json_models(FILE *f)
+{
+	bool first = true;
+
+	fprintf(f, ",\n  \"models\": {");
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
+		if (!model_json[m])
+			continue;
+		fprintf(f, "%s\n    ", first ? "" : ",");
+		json_string(f, preempt_model_str((enum preempt_model)m));
+		fprintf(f, ": {\n      \"thread\": {\n%s      }\n    }",
+			model_json[m]);
+		first = false;
+	}
+	fprintf(f, "\n  }");
 }
 
 /*
  * The keys, their order and layout as rt-tests 2.x's --json writes them,
  * its "cmdline:" and "rt_test_version:" (colon inside the key) included.
+ * With --model all, "thread" is the last model's (where rt-tests' parsers
+ * look) and one more key, "models", holds every model's threads.
  */
 static int write_json(int argc, char **argv, time_t start, int status)
 {
@@ -813,8 +846,11 @@ static int write_json(int argc, char **argv, time_t start, int status)
 		"  \"resolution_in_ns\": 0,\n  \"thread\": {\n",
 		access("/sys/kernel/realtime", F_OK) == 0, o.threads);
 	for (int i = 0; i < o.threads; i++)
-		json_thread(f, &threads[i], i == o.threads - 1);
-	fprintf(f, "  }\n}\n");
+		json_thread(f, &threads[i], i == o.threads - 1, "");
+	fprintf(f, "  }");
+	if (o.model < 0)
+		json_models(f);
+	fprintf(f, "\n}\n");
 	if (fclose(f)) {
 		fprintf(stderr, "preempt: %s: --json %s: %s\n", CMD, o.json,
 			strerror(errno));
@@ -1180,7 +1216,9 @@ int cmd_latency(int argc, char **argv)
 		free(threads[i].hist);
 		free(threads[i].outliers);
 	}
-	for (int m = 0; m < PREEMPT_MODEL_NR; m++)
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
 		free(model_hist[m]);
+		free(model_json[m]);
+	}
 	return status;
 }

@@ -229,6 +229,34 @@ static int check(bool ok, const char *what, int *failed)
 	return ok;
 }
 
+/* The whole run's place, for the status line on a terminal. */
+static struct {
+	int round;
+	double done, total; /* seconds */
+} at;
+
+/* @seconds of the workload, the status line redrawn meanwhile. */
+static void wait_round(double seconds)
+{
+	struct timespec t0, t;
+	double s = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (s < seconds) {
+		cli_progress("torture: %.0f/%.0f s, round %d, %lu irqs, "
+			     "%lu reports",
+			     at.done + s, at.total, at.round,
+			     __atomic_load_n(&r.irq_adds, __ATOMIC_RELAXED),
+			     __atomic_load_n(&reports, __ATOMIC_RELAXED));
+		usleep((useconds_t)(seconds - s < 0.25 ? (seconds - s) * 1e6
+						       : 250000));
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		s = (double)(t.tv_sec - t0.tv_sec) +
+		    (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
+	}
+	cli_progress_clear();
+}
+
 /* One boot: the workload for @seconds, then every check. */
 static int run_round(const struct options *o, bool rt, double seconds,
 		     unsigned long *seed)
@@ -272,7 +300,7 @@ static int run_round(const struct options *o, bool rt, double seconds,
 		pthread_create(&hosts[i], NULL, pair_host, (void *)i);
 	irq_source_start(&src);
 
-	usleep((useconds_t)(seconds * 1e6));
+	wait_round(seconds);
 
 	irq_source_stop(&src);
 	__atomic_store_n(&r.stop_hosts, 1, __ATOMIC_RELEASE);
@@ -388,6 +416,9 @@ int cmd_torture(int argc, char **argv)
 		double s = left < ROUND_SECONDS ? left : ROUND_SECONDS;
 
 		printf("round %d (%.0f s):\n", ++round, s);
+		at.round = round;
+		at.done = o.seconds - left;
+		at.total = o.seconds;
 		failed = run_round(&o, round % 2 == 0, s, &seed);
 	}
 	pk_set_report_hook(NULL, NULL);

@@ -41,11 +41,11 @@ man -w preempt >/dev/null 2>&1 || fail "man preempt finds no page"
 man -w libpreempt >/dev/null 2>&1 || fail "man 3 libpreempt finds no page"
 # shellcheck disable=SC2046
 cc -o "$tmp/pc" "$src/tests/packaging/consumer.c" $(pkg-config --cflags --libs libpreempt)
-"$tmp/pc" "$version" || fail "the pkg-config consumer failed"
+"$tmp/pc" "$version" blocking || fail "the pkg-config consumer failed"
 cmake -S "$src/tests/packaging" -B "$tmp/cmake" >"$tmp/cmake.log" 2>&1 &&
 	cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 ||
 	{ cat "$tmp/cmake.log" >&2; fail "the CMake consumer did not build"; }
-"$tmp/cmake/consumer_shared" "$version" || fail "the CMake shared consumer failed"
-"$tmp/cmake/consumer_static" "$version" || fail "the CMake static consumer failed"
+"$tmp/cmake/consumer_shared" "$version" blocking || fail "the CMake shared consumer failed"
+"$tmp/cmake/consumer_static" "$version" blocking || fail "the CMake static consumer failed"
 warnings=$(grep -c '^W:' "$tmp/lintian.log" || true)
 echo "deb_check: 3 packages built, lintian clean of errors ($warnings warnings), installed, consumers ran, purged"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install the build tree into a scratch prefix as `make install` does, then
 # build a consumer from there through pkg-config (shared, static and fully
-# static) and through CMake (shared and static), run each, check the
+# static) and through CMake (shared and static), run each (each must see
+# its own usleep() under a spinlock reported: the blocking-call detector
+# reaches it through the interposer or the --wrap recipe), check the
 # installed files (soname links, no RPATH, --version), and uninstall with
 # scripts/uninstall.sh, which must leave nothing behind.
 # Usage: install_check.sh SOURCE_DIR BUILD_DIR VERSION
@@ -44,7 +46,7 @@ cc=${CC:-cc}
 $cc -o "$tmp/pc_shared" "$src/tests/packaging/consumer.c" \
 	$(pkg-config --cflags --libs libpreempt)
 # No RPATH installed: the loader is told where, as for any prefix.
-LD_LIBRARY_PATH=$libdir "$tmp/pc_shared" "$version" ||
+LD_LIBRARY_PATH=$libdir "$tmp/pc_shared" "$version" blocking ||
 	fail "the pkg-config shared consumer failed"
 ldd_out=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/pc_shared")
 grep -q "libpreempt.so.0 => $libdir" <<<"$ldd_out" ||
@@ -53,16 +55,16 @@ grep -q "libpreempt.so.0 => $libdir" <<<"$ldd_out" ||
 $cc -static -o "$tmp/pc_static" "$src/tests/packaging/consumer.c" \
 	$(pkg-config --static --cflags --libs libpreempt) 2>"$tmp/static.log" ||
 	{ cat "$tmp/static.log" >&2; fail "cc -static with pkg-config --static failed"; }
-"$tmp/pc_static" "$version" || fail "the fully static consumer failed"
+"$tmp/pc_static" "$version" blocking || fail "the fully static consumer failed"
 
 cmake -S "$src/tests/packaging" -B "$tmp/cmake" \
 	-DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cmake.log" ||
 	{ cat "$tmp/cmake.log" >&2; fail "find_package(libpreempt) failed"; }
 cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 ||
 	{ cat "$tmp/cmake.log" >&2; fail "the CMake consumer did not build"; }
-LD_LIBRARY_PATH=$libdir "$tmp/cmake/consumer_shared" "$version" ||
+LD_LIBRARY_PATH=$libdir "$tmp/cmake/consumer_shared" "$version" blocking ||
 	fail "the CMake shared consumer failed"
-"$tmp/cmake/consumer_static" "$version" || fail "the CMake static consumer failed"
+"$tmp/cmake/consumer_static" "$version" blocking || fail "the CMake static consumer failed"
 if ldd "$tmp/cmake/consumer_static" | grep -q libpreempt; then
 	fail "libpreempt::preempt_static linked the shared library"
 fi

@@ -372,6 +372,36 @@ static void every_model_in_turn(void **state)
 	}
 }
 
+/*
+ * --json with --model all describes every model (tests/tools/
+ * latency_json_check.py reads the file with a JSON parser); one model
+ * writes rt-tests' keys alone.
+ */
+static void json_describes_every_model(void **state)
+{
+	char path[] = "/tmp/test_latency_json.XXXXXX", opt[64], cmd[512];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(opt, sizeof(opt), "--json=%s", path);
+	assert_int_equal(TOOL("--model", "all", "-q", "-l", "20", "-i", "200",
+			      "-t", "2", "-h", "20", opt),
+			 0);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 %s/tests/tools/latency_json_check.py %s 20 2 "
+		 "none voluntary full lazy rt",
+		 PREEMPT_SOURCE_DIR, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(TOOL("--model", "rt", "-q", "-l", "20", "-i", "200",
+			      "-h", "20", opt),
+			 0);
+	snprintf(cmd, sizeof(cmd), "grep -q '\"models\"' %s", path);
+	assert_int_not_equal(system(cmd), 0);
+	unlink(path);
+}
+
 static void duration_stops_the_run(void **state)
 {
 	(void)state;
@@ -500,6 +530,7 @@ int main(void)
 		cmocka_unit_test(histofall_adds_a_column),
 		cmocka_unit_test(nanoseconds),
 		cmocka_unit_test(every_model_in_turn),
+		cmocka_unit_test(json_describes_every_model),
 		cmocka_unit_test(duration_stops_the_run),
 		cmocka_unit_test(bad_input_is_one_line_and_2),
 		cmocka_unit_test(plot_without_gnuplot),
