@@ -2,8 +2,9 @@
 /*
  * printk() on the machine's console: level filtering, timestamps, and the
  * library's deferred console for interrupt and NMI context
- * (pk_console_write()).  Formatting is vsnprintf() into a stack buffer:
- * no allocation, no lock, so any context may print.
+ * (pk_console_write()).  Formatting is the kernel's vsnprintf() with its
+ * %p extensions (vsprintf.c) into a stack buffer: no allocation, no lock,
+ * so any context may print.
  */
 
 #include <stdio.h>
@@ -72,7 +73,8 @@ int vprintk(const char *fmt, va_list args)
 	if (!cont)
 		n = snprintf(line, sizeof(line), "[%5llu.%06llu] ",
 			     t / 1000000000ULL, (t % 1000000000ULL) / 1000ULL);
-	body = vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, args);
+	body = pk_kernel_vsnprintf_markers(line + n, sizeof(line) - (size_t)n,
+					   true, fmt, args);
 	if (body < 0)
 		return body;
 	n += body;
