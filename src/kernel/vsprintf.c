@@ -514,8 +514,13 @@ static const char *put_symbol(struct out *o, const char *f, const void *p,
 static const char *put_extension(struct out *o, const char *f, const void *p,
 				 const struct spec *sp)
 {
-	char c = *f++;
+	char c = *f;
 
+	if (!c) { /* "%p" at the end of the format: never step past it */
+		put_pointer(o, p, sp);
+		return f;
+	}
+	f++;
 	switch (c) {
 	case 'S':
 	case 's':
