@@ -47,6 +47,8 @@ arm64: deps
 
 run: build
 	@$(BUILD)/preempt demo
+	@echo; echo "== kernel code on the machine: examples/kernel/pkdev_driver.c in every model"
+	@$(BUILD)/example_kernel_pkdev && $(BUILD)/example_kernel_pkdev_rt
 
 # The normal build also builds the benchmarks, the lint tests and the
 # ucontext port's subset; the other builds leave those out (they would

@@ -12,7 +12,11 @@ set -eu
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build-kernel-check
-files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/misc/dummy-irq.c"
+files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/misc/dummy-irq.c
+lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c"
+# check:object pairs: tests/kernel-check/check_<check>.c links <object>.o.
+pairs="llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dummy-irq
+sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight"
 
 tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$tarball" ]; then
@@ -52,7 +56,7 @@ for flavour in "" "-rt"; do
 			$cflags -DKBUILD_MODNAME="\"$modname\"" \
 			"$out/src/$f" -o "$obj/$name.o"
 	done
-	for t in llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dummy-irq; do
+	for t in $pairs; do
 		check=${t%%:*}
 		kobj=${t#*:}
 		# shellcheck disable=SC2086
@@ -67,7 +71,8 @@ for flavour in "" "-rt"; do
 		models="rt"
 	fi
 	for m in $models; do
-		for check in llist kfifo semaphore mempool dummy_irq; do
+		for t in $pairs; do
+			check=${t%%:*}
 			if PREEMPT_MODEL=$m "$obj/check_$check" >"$obj/check_$check.$m.log" 2>&1; then
 				echo "  ok    $check ($m)"
 			else

@@ -51,6 +51,15 @@ void pk_warn_kind(enum pk_report_kind kind, const char *fmt, ...)
 /* "symbol+0xoff/0xsize" of @ip into @buf (the kernel's %pS). */
 const char *pk_sym_str(unsigned long ip, char *buf, size_t size);
 
+/*
+ * pk_sym_str() in the form @how names: PK_MARK_STR ("sym+0xoff/0xsize",
+ * %pS), PK_MARK_NAME ("sym", %ps) or PK_MARK_RET (%pB: @ip is a return
+ * address, looked up at @ip - 1).  In deferred context a marker, which
+ * the deferred console expands (@markers), else the bare address.
+ */
+const char *pk_sym_str_how(unsigned long ip, char how, bool markers, char *buf,
+			   size_t size);
+
 /* False while this kind printed less than a second ago (kernel: HZ). */
 bool pk_ratelimit_ok(enum pk_report_kind kind);
 
@@ -144,6 +153,8 @@ enum {
 	PK_MARK_FRAME = 'F', /* pk_rbuf_ip_sym() */
 	PK_MARK_SYM = 'S',   /* pk_rbuf_sym() */
 	PK_MARK_STR = 'P',   /* pk_sym_str() */
+	PK_MARK_NAME = 'N',  /* pk_sym_str_how(): the name only */
+	PK_MARK_RET = 'R',   /* pk_sym_str_how(): a return address */
 	PK_MARK_TRACE = 'T', /* one frame of pk_rbuf_backtrace() */
 };
 void pk_rbuf_mark(struct pk_rbuf *buf, char type, unsigned long ip);

@@ -241,21 +241,32 @@ void pk_rbuf_sym(struct pk_rbuf *buf, unsigned long ip)
 		rbuf_frame(buf, ip, true, false);
 }
 
-const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
+const char *pk_sym_str_how(unsigned long ip, char how, bool markers, char *buf,
+			   size_t size)
 {
+	/* A return address may be a call's last byte: look up the call. */
+	unsigned long at = how == PK_MARK_RET && ip ? ip - 1 : ip;
 	unsigned long off = 0, symsize = 0;
 	const char *file;
 	char name[200];
 	int line;
 
-	if (pk_report_deferred())
-		snprintf(buf, size, "%c%c%016lx", PK_MARK, PK_MARK_STR, ip);
-	else if (pk_symbolize(ip, name, sizeof(name), &off, &symsize, &file,
-			      &line))
-		snprintf(buf, size, "%s+0x%lx/0x%lx", name, off, symsize);
-	else
+	if (pk_report_deferred() && markers)
+		snprintf(buf, size, "%c%c%016lx", PK_MARK, how, ip);
+	else if (!pk_symbolize(at, name, sizeof(name), &off, &symsize, &file,
+			       &line))
 		snprintf(buf, size, "0x%lx", ip);
+	else if (how == PK_MARK_NAME)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "%s+0x%lx/0x%lx", name, off + (ip - at),
+			 symsize);
 	return buf;
+}
+
+const char *pk_sym_str(unsigned long ip, char *buf, size_t size)
+{
+	return pk_sym_str_how(ip, PK_MARK_STR, true, buf, size);
 }
 
 /* Frames of the report machinery itself are noise in a trace. */
@@ -399,7 +410,8 @@ static void expand_one(struct pk_rbuf *out, char type, unsigned long ip,
 	char sym[200];
 
 	if (!symbolize) {
-		if (type == PK_MARK_STR)
+		if (type == PK_MARK_STR || type == PK_MARK_NAME ||
+		    type == PK_MARK_RET)
 			pk_rbuf_printf(out, "0x%lx", ip);
 		else if (type == PK_MARK_SYM)
 			pk_rbuf_printf(out, " 0x%lx\n", ip);
@@ -412,7 +424,9 @@ static void expand_one(struct pk_rbuf *out, char type, unsigned long ip,
 	else if (type == PK_MARK_SYM)
 		rbuf_frame(out, ip, true, false);
 	else
-		pk_rbuf_printf(out, "%s", pk_sym_str(ip, sym, sizeof(sym)));
+		pk_rbuf_printf(
+			out, "%s",
+			pk_sym_str_how(ip, type, true, sym, sizeof(sym)));
 }
 
 void pk_rbuf_expand(struct pk_rbuf *out, const char *in, size_t len,

@@ -2,8 +2,9 @@
 /*
  * printk() on the machine's console: level filtering, timestamps, and the
  * library's deferred console for interrupt and NMI context
- * (pk_console_write()).  Formatting is vsnprintf() into a stack buffer:
- * no allocation, no lock, so any context may print.
+ * (pk_console_write()).  Formatting is the kernel's vsnprintf() with its
+ * %p extensions (vsprintf.c) into a stack buffer: no allocation, no lock,
+ * so any context may print.
  */
 
 #include <stdio.h>
@@ -72,7 +73,8 @@ int vprintk(const char *fmt, va_list args)
 	if (!cont)
 		n = snprintf(line, sizeof(line), "[%5llu.%06llu] ",
 			     t / 1000000000ULL, (t % 1000000000ULL) / 1000ULL);
-	body = vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, args);
+	body = pk_kernel_vsnprintf_markers(line + n, sizeof(line) - (size_t)n,
+					   true, fmt, args);
 	if (body < 0)
 		return body;
 	n += body;
@@ -197,41 +199,4 @@ void print_hex_dump(const char *level, const char *prefix_str, int prefix_type,
 			break;
 		}
 	}
-}
-
-int ___ratelimit(struct ratelimit_state *rs, const char *func)
-{
-	unsigned long flags, now;
-	int ok;
-
-	if (!rs->interval)
-		return 1;
-	/* Contended (another CPU, or an interrupt of the holder): refuse. */
-	local_irq_save(flags);
-	if (!raw_spin_trylock(&rs->lock)) {
-		local_irq_restore(flags);
-		return 0;
-	}
-	/* The clock's jiffies: a machine's tick need not be running. */
-	now = jiffies_now();
-	if (!rs->begin)
-		rs->begin = now;
-	if (time_after(now, rs->begin + (unsigned long)rs->interval)) {
-		if (rs->missed && !(rs->flags & RATELIMIT_MSG_ON_RELEASE))
-			printk(KERN_WARNING "%s: %d callbacks suppressed\n",
-			       func, rs->missed);
-		rs->begin = now;
-		rs->printed = 0;
-		rs->missed = 0;
-	}
-	if (rs->burst && rs->burst > rs->printed) {
-		rs->printed++;
-		ok = 1;
-	} else {
-		rs->missed++;
-		ok = 0;
-	}
-	raw_spin_unlock(&rs->lock);
-	local_irq_restore(flags);
-	return ok;
 }

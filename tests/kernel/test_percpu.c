@@ -87,7 +87,8 @@ static void test_cpumask(void **state)
 	assert_int_equal(cpumask_weight(cpu_online_mask), 3);
 	assert_true(cpu_online(2));
 	assert_false(cpu_online(3));
-	for_each_online_cpu(cpu) count++;
+	for_each_online_cpu(cpu)
+		count++;
 	assert_int_equal(count, 3);
 	assert_true(zalloc_cpumask_var(&m, GFP_KERNEL));
 	assert_true(cpumask_empty(m));

@@ -13,6 +13,7 @@
 #include <linux/bitops.h>
 #include <linux/find.h>
 #include <linux/gfp_types.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 #define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) & (BITS_PER_LONG - 1)))

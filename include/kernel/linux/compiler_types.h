@@ -50,6 +50,10 @@
 #define __section(s) __attribute__((__section__(s)))
 #define __must_check __attribute__((__warn_unused_result__))
 #define __malloc __attribute__((__malloc__))
+/* glibc's <sys/cdefs.h> has the same one */
+#ifndef __attribute_const__
+#define __attribute_const__ __attribute__((__const__))
+#endif
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))
 #define __scanf(a, b) __attribute__((__format__(scanf, a, b)))
 #define __alias(s) __attribute__((__alias__(#s)))

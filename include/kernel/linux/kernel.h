@@ -20,6 +20,7 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
+#include <linux/sprintf.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>

@@ -37,4 +37,11 @@
 #define S64_MIN ((long long)(-S64_MAX - 1))
 #define PHYS_ADDR_MAX (~(unsigned long long)0)
 
+/*
+ * INT_MAX and the other C limits, which the kernel's linux/limits.h gives
+ * too: last, so that the C library's <limits.h>, which includes this
+ * file, finds the ABI's limits above already defined.
+ */
+#include <limits.h>
+
 #endif /* _LINUX_LIMITS_H */

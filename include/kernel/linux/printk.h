@@ -18,6 +18,12 @@
 #include <linux/ratelimit_types.h>
 #include <linux/types.h>
 
+/* %pV's argument: a format and its arguments, printed in place. */
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
+
 extern int console_printk[4];
 #define console_loglevel (console_printk[0])
 #define default_message_loglevel (console_printk[1])

@@ -2,6 +2,8 @@
 #ifndef _LINUX_RATELIMIT_H
 #define _LINUX_RATELIMIT_H
 #include <linux/ratelimit_types.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
 
 /** ratelimit_state_init() - a limit of @burst per @interval jiffies. */
 static inline void ratelimit_state_init(struct ratelimit_state *rs,

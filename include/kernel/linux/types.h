@@ -84,4 +84,10 @@ typedef void (*rcu_callback_t)(struct rcu_head *head);
 #define BITS_PER_LONG_LONG 64
 #define BITS_TO_LONGS(nr) (((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
+/* The callbacks of sort(), sort_r() and bsearch() (linux/sort.h). */
+typedef void (*swap_func_t)(void *a, void *b, int size);
+typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
+typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
+typedef int (*cmp_func_t)(const void *a, const void *b);
+
 #endif /* _LINUX_TYPES_H */
