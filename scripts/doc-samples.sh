@@ -8,7 +8,8 @@
 #   <!-- end sample -->
 #
 # and its body is the output of `preempt ARGS` run from the top of the
-# tree (stdout, then "exit status N" when it is not 0).
+# tree (stdout, then "exit status N" when it is not 0), with the build's
+# tests/ directory on PATH for the programs `audit --run` samples run.
 # Usage: scripts/doc-samples.sh [--check] PREEMPT_BINARY [DOC...]
 set -euo pipefail
 
@@ -28,13 +29,17 @@ status=0
 for doc in "${docs[@]}"; do
 	new=$(mktemp)
 	python3 - "$tool" "$doc" "$new" <<'PY'
-import re, shlex, subprocess, sys
+import os, re, shlex, subprocess, sys
 tool, doc, out = sys.argv[1:4]
 text = open(doc).read()
 pat = re.compile(r"(<!-- sample: preempt (.*?) -->\n```[a-z]*\n)(.*?)(```\n<!-- end sample -->)", re.S)
+# `preempt audit --run PROGRAM` samples find the build's test programs
+# (tests/audit_run_prog) by name.
+env = dict(os.environ)
+env["PATH"] = os.path.join(os.path.dirname(tool), "tests") + os.pathsep + env["PATH"]
 def run(m):
     args = shlex.split(m.group(2))
-    p = subprocess.run([tool] + args, capture_output=True, text=True)
+    p = subprocess.run([tool] + args, capture_output=True, text=True, env=env)
     body = p.stdout
     if p.returncode:
         body += "exit status %d\n" % p.returncode

@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <preempt/preempt.h>
+
 #include "cli.h"
 
 #ifndef PREEMPT_AUDIT_COCCI
@@ -32,7 +34,16 @@
 
 /* ---- what the kernel community knows about each pattern ---- */
 
-enum kind { K_GFP, K_SLEEP, K_DECISION, K_PASSED, K_ASSERT, NR_KINDS };
+enum kind {
+	K_GFP,
+	K_SLEEP,
+	K_DECISION,
+	K_PASSED,
+	K_ASSERT,
+	K_LEGACY, /* --run: a PREEMPT_COUNT=n kernel answers otherwise */
+	K_MODEL,  /* --run: the answer depends on the model */
+	NR_KINDS
+};
 
 static const struct kind_info {
 	const char *id;	   /* the .cocci's kind, and the SARIF rule id */
@@ -67,6 +78,19 @@ static const struct kind_info {
 		 "lockdep_assert_irqs_disabled(), "
 		 "lockdep_assert_preemption_disabled() or might_sleep(): "
 		 "they check what the code needs, in every model."},
+	[K_LEGACY] = {"legacy-count", "warning",
+		      "answered otherwise than a PREEMPT_COUNT=n kernel "
+		      "answers at the same place",
+		      "Do not decide from the context: pass it from the "
+		      "caller, or assert what the code needs with "
+		      "lockdep_assert_*() or might_sleep(), which hold with "
+		      "and without PREEMPT_COUNT."},
+	[K_MODEL] = {"model-dependent", "warning",
+		     "answered differently under different preemption models",
+		     "Do not decide from the context: pass it from the "
+		     "caller, or assert what the code needs with "
+		     "lockdep_assert_*() or might_sleep(), which hold in "
+		     "every model."},
 };
 
 static const struct pred_info {
@@ -133,6 +157,8 @@ struct audit {
 	size_t n, cap;
 	bool json, sarif;
 	const char *cocci, *spatch;
+	bool run;	     /* --run: run a program, not read C */
+	unsigned int models; /* --run: the models to run it under, a mask */
 };
 
 static const char *pred_models(const char *name)
@@ -174,19 +200,12 @@ static char *field(char **s)
 	return start;
 }
 
-static int add_finding(struct audit *a, char *line)
+static int push_finding(struct audit *a, enum kind k, const char *file,
+			long line, long col, const char *pred, const char *func,
+			const char *detail)
 {
-	char *s = line, *tag = field(&s), *id = field(&s), *file = field(&s);
-	char *ln = field(&s), *col = field(&s), *pred = field(&s);
-	char *func = field(&s), *detail = s ? s : (char *)"";
 	struct finding *f;
-	int k;
 
-	if (!tag || strcmp(tag, "AUDIT") || !func)
-		return 0;
-	k = kind_of(id);
-	if (k < 0)
-		return 0;
 	if (a->n == a->cap) {
 		size_t nc = a->cap ? 2 * a->cap : 64;
 		struct finding *nf = realloc(a->f, nc * sizeof(*nf));
@@ -197,18 +216,34 @@ static int add_finding(struct audit *a, char *line)
 		a->cap = nc;
 	}
 	f = &a->f[a->n];
-	f->kind = (enum kind)k;
+	f->kind = k;
 	f->file = strdup(file);
 	f->pred = strdup(pred);
 	f->func = strdup(func);
 	f->detail = strdup(detail);
-	f->line = strtol(ln, NULL, 10);
-	f->col = strtol(col, NULL, 10);
+	f->line = line;
+	f->col = col;
 	f->driver = is_driver(file);
 	if (!f->file || !f->pred || !f->func || !f->detail)
 		return -1;
 	a->n++;
 	return 0;
+}
+
+static int add_finding(struct audit *a, char *line)
+{
+	char *s = line, *tag = field(&s), *id = field(&s), *file = field(&s);
+	char *ln = field(&s), *col = field(&s), *pred = field(&s);
+	char *func = field(&s), *detail = s ? s : (char *)"";
+	int k;
+
+	if (!tag || strcmp(tag, "AUDIT") || !func)
+		return 0;
+	k = kind_of(id);
+	if (k < 0)
+		return 0;
+	return push_finding(a, (enum kind)k, file, strtol(ln, NULL, 10),
+			    strtol(col, NULL, 10), pred, func, detail);
 }
 
 /* spatch over up to SPATCH_BATCH files at once: one start-up for all. */
@@ -398,7 +433,9 @@ static int by_place(const void *x, const void *y)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	return (a->col > b->col) - (a->col < b->col);
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return (a->kind > b->kind) - (a->kind < b->kind);
 }
 
 static void json_str(const char *s)
@@ -442,8 +479,12 @@ static void print_text(const struct audit *a)
 
 		message(f, msg, sizeof(msg));
 		why(f, w, sizeof(w));
-		printf("%s:%ld:%ld: %s: [%s] %s\n", f->file, f->line, f->col,
-		       kinds[f->kind].level, kinds[f->kind].id, msg);
+		if (f->col > 0)
+			printf("%s:%ld:%ld: ", f->file, f->line, f->col);
+		else /* --run knows lines, not columns */
+			printf("%s:%ld: ", f->file, f->line);
+		printf("%s: [%s] %s\n", kinds[f->kind].level, kinds[f->kind].id,
+		       msg);
 		printf("    why: %s\n    fix: %s\n", w, kinds[f->kind].fix);
 	}
 	printf("%zu finding%s\n", a->n, a->n == 1 ? "" : "s");
@@ -526,10 +567,250 @@ static void print_sarif(const struct audit *a)
 	printf("]}]}\n");
 }
 
+/* ---- --run: the dynamic audit ---- */
+
+/*
+ * One call site as the runs saw it (src/debug/audit.c's log): @seen holds
+ * 4 bits per model, bit (answer << 1 | the PREEMPT_COUNT=n answer).
+ */
+struct run_site {
+	char *pred, *file, *func;
+	long line;
+	unsigned int seen;
+	unsigned long calls;
+};
+
+struct run_sites {
+	struct run_site *v;
+	size_t n, cap;
+};
+
+static struct run_site *site_for(struct run_sites *rs, const char *pred,
+				 const char *file, long line, const char *func)
+{
+	struct run_site *s;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		s = &rs->v[i];
+		if (s->line == line && !strcmp(s->pred, pred) &&
+		    !strcmp(s->file, file) && !strcmp(s->func, func))
+			return s;
+	}
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? 2 * rs->cap : 64;
+		struct run_site *nv = realloc(rs->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		rs->v = nv;
+		rs->cap = nc;
+	}
+	s = &rs->v[rs->n];
+	*s = (struct run_site){.pred = strdup(pred),
+			       .file = strdup(file),
+			       .func = strdup(func),
+			       .line = line};
+	if (!s->pred || !s->file || !s->func)
+		return NULL;
+	rs->n++;
+	return s;
+}
+
+/* One log line: predicate, file, line, function, seen (hex), calls. */
+static int merge_line(struct run_sites *rs, char *line)
+{
+	char *p = line, *pred = field(&p), *file = field(&p);
+	char *ln = field(&p), *func = field(&p), *seen = field(&p);
+	struct run_site *s;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0] == '#') { /* the library's own note: pass it on */
+		fprintf(stderr, "preempt: audit: %s\n", line + 1);
+		return 0;
+	}
+	if (!p || !seen)
+		return 0;
+	s = site_for(rs, pred, file, strtol(ln, NULL, 10), func);
+	if (!s)
+		return -1;
+	s->seen |= (unsigned int)strtoul(seen, NULL, 16);
+	s->calls += strtoul(p, NULL, 10);
+	return 0;
+}
+
+static void run_program(char **argv, int model, const char *log)
+{
+	int null = open("/dev/null", O_RDONLY);
+
+	setenv("PREEMPT_MODEL", preempt_model_str(model), 1);
+	setenv("PREEMPT_AUDIT_LOG", log, 1);
+	/* The program's output is not ours: our stdout is the findings'. */
+	if (null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0)
+		_exit(126);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* @argv under @model once; its log merged into @rs. */
+static int run_under(char **argv, int model, int logfd, const char *log,
+		     struct run_sites *rs)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int status, rc = 0;
+	FILE *in;
+	pid_t pid;
+
+	if (ftruncate(logfd, 0))
+		return cli_usage_error("audit", "cannot reset %s", log);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return cli_usage_error("audit", "fork: %s", strerror(errno));
+	if (!pid)
+		run_program(argv, model, log);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return cli_usage_error("audit", "cannot run '%s'", argv[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "preempt: audit: note: %s %s under %s\n",
+			argv[0],
+			WIFEXITED(status) ? "failed" : "died (no log of it)",
+			preempt_model_str(model));
+	in = fopen(log, "r");
+	if (!in)
+		return cli_usage_error("audit", "cannot read %s", log);
+	while (!rc && getline(&line, &cap, in) > 0)
+		rc = merge_line(rs, line);
+	free(line);
+	fclose(in);
+	return rc ? cli_usage_error("audit", "out of memory") : 0;
+}
+
+/* The models whose 4 bits of @seen meet @bits, as "none, full". */
+static void models_where(unsigned int seen, unsigned int bits, char *buf,
+			 size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int m = 0; m < PREEMPT_MODEL_NR && at < len; m++)
+		if ((seen >> (m * 4)) & bits)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "",
+					       preempt_model_str(m));
+}
+
+static int legacy_finding(struct audit *a, const struct run_site *s)
+{
+	char detail[512], m1[96], m0[96];
+
+	models_where(s->seen, 0x4, m1, sizeof(m1));
+	models_where(s->seen, 0x2, m0, sizeof(m0));
+	if (!m1[0] && !m0[0])
+		return 0;
+	snprintf(detail, sizeof(detail), "%s%s%s%s%s",
+		 m1[0] ? "1 where PREEMPT_COUNT=n answers 0, under " : "", m1,
+		 m1[0] && m0[0] ? "; " : "",
+		 m0[0] ? "0 where PREEMPT_COUNT=n answers 1, under " : "", m0);
+	return push_finding(a, K_LEGACY, s->file, s->line, 0, s->pred, s->func,
+			    detail);
+}
+
+/*
+ * The answers each model gave, as a set (bit 0: answered 0, bit 1:
+ * answered 1); a finding when two models that reached the site differ.
+ */
+static int model_finding(struct audit *a, const struct run_site *s)
+{
+	static const char *const answer[4] = {"", "0", "1", "0 and 1"};
+	unsigned int first = 0, set[PREEMPT_MODEL_NR];
+	bool differs = false;
+	char detail[512] = "";
+
+	for (int m = 0; m < PREEMPT_MODEL_NR; m++) {
+		unsigned int n = (s->seen >> (m * 4)) & 0xf;
+
+		set[m] = (n & 0x3 ? 1u : 0u) | (n & 0xc ? 2u : 0u);
+		if (!first)
+			first = set[m];
+		differs |= set[m] && set[m] != first;
+	}
+	if (!differs)
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		const unsigned int v = (unsigned int[]){2, 1, 3}[i];
+		char names[96] = "";
+
+		for (int m = 0; m < PREEMPT_MODEL_NR; m++)
+			if (set[m] == v)
+				snprintf(names + strlen(names),
+					 sizeof(names) - strlen(names), "%s%s",
+					 names[0] ? ", " : "",
+					 preempt_model_str(m));
+		if (names[0])
+			snprintf(detail + strlen(detail),
+				 sizeof(detail) - strlen(detail),
+				 "%s%s under %s", detail[0] ? "; " : "",
+				 answer[v], names);
+	}
+	return push_finding(a, K_MODEL, s->file, s->line, 0, s->pred, s->func,
+			    detail);
+}
+
+static void free_sites(struct run_sites *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->v[i].pred);
+		free(rs->v[i].file);
+		free(rs->v[i].func);
+	}
+	free(rs->v);
+}
+
+static void print_findings(const struct audit *a)
+{
+	if (a->sarif)
+		print_sarif(a);
+	else if (a->json)
+		print_json(a);
+	else
+		print_text(a);
+}
+
+static int audit_run(struct audit *a, char **argv)
+{
+	char log[] = "/tmp/preempt-audit.XXXXXX";
+	struct run_sites rs = {0};
+	int fd = mkstemp(log), rc = 0;
+
+	if (fd < 0)
+		return cli_usage_error("audit", "mkstemp: %s", strerror(errno));
+	for (int m = 0; m < PREEMPT_MODEL_NR && !rc; m++)
+		if (a->models & (1u << m))
+			rc = run_under(argv, m, fd, log, &rs);
+	close(fd);
+	unlink(log);
+	for (size_t i = 0; i < rs.n && !rc; i++) {
+		rc = legacy_finding(a, &rs.v[i]);
+		if (!rc)
+			rc = model_finding(a, &rs.v[i]);
+	}
+	free_sites(&rs);
+	if (rc)
+		return rc < 0 ? cli_usage_error("audit", "out of memory") : rc;
+	if (a->n)
+		qsort(a->f, a->n, sizeof(*a->f), by_place);
+	print_findings(a);
+	return a->n ? 1 : 0;
+}
+
 /* ---- the command ---- */
 
 static const char usage_text[] =
 	"usage: preempt audit [options] PATH...\n"
+	"       preempt audit --run [--model=LIST] [options] PROGRAM [ARG...]\n"
 	"\n"
 	"Find the uses of in_interrupt(), in_atomic(), in_softirq(), "
 	"in_irq(),\n"
@@ -541,7 +822,14 @@ static const char usage_text[] =
 	"preemption models and the kernel community's fix.  Needs Coccinelle\n"
 	"(spatch).\n"
 	"\n"
+	"With --run, run PROGRAM (built with -DCONFIG_PREEMPT_AUDIT=1) once\n"
+	"per model and report every predicate call site whose answer differs\n"
+	"from a PREEMPT_COUNT=n kernel's or between models.\n"
+	"\n"
 	"options:\n"
+	"  --run            run a program instead of reading C\n"
+	"  --model=LIST     with --run: the models, comma-separated, or all\n"
+	"                   (default)\n"
 	"  --json           one JSON object per finding, one per line\n"
 	"  --sarif          a SARIF 2.1.0 log\n"
 	"  --cocci=FILE     the semantic patch (default: the installed one)\n"
@@ -549,6 +837,30 @@ static const char usage_text[] =
 	"  -h, --help       this text\n"
 	"\n"
 	"exit status: 0 no findings, 1 findings, 2 bad input.\n";
+
+static int parse_models(const char *list, struct audit *a)
+{
+	char buf[128], *save = NULL;
+
+	if (!strcmp(list, "all")) {
+		a->models = (1u << PREEMPT_MODEL_NR) - 1;
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	a->models = 0;
+	for (char *m = strtok_r(buf, ",", &save); m;
+	     m = strtok_r(NULL, ",", &save)) {
+		int model = preempt_model_parse(m);
+
+		if (model < 0)
+			return cli_usage_error("audit", "unknown model '%s'",
+					       m);
+		a->models |= 1u << model;
+	}
+	if (!a->models)
+		return cli_usage_error("audit", "--model= names no model");
+	return -1;
+}
 
 static int parse_opt(const char *arg, struct audit *a)
 {
@@ -560,6 +872,10 @@ static int parse_opt(const char *arg, struct audit *a)
 		a->cocci = arg + 8;
 	else if (!strncmp(arg, "--spatch=", 9) && arg[9])
 		a->spatch = arg + 9;
+	else if (!strcmp(arg, "--run"))
+		a->run = true;
+	else if (!strncmp(arg, "--model=", 8))
+		return parse_models(arg + 8, a);
 	else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 		fputs(usage_text, stdout);
 		return 0;
@@ -591,13 +907,22 @@ static int check_args(char **paths, int n, const struct audit *a)
 {
 	struct stat st;
 
+	if (a->json && a->sarif)
+		return cli_usage_error("audit", "--json and --sarif exclude "
+						"each other");
+	if (a->run)
+		return !n ? cli_usage_error("audit", "--run: no program")
+		       : !on_path(paths[0])
+			       ? cli_usage_error("audit", "cannot run '%s'",
+						 paths[0])
+			       : -1;
+	if (a->models)
+		return cli_usage_error("audit", "--model= needs --run");
+
 	if (!n)
 		return cli_usage_error("audit",
 				       "no path to audit (try `preempt "
 				       "audit --help`)");
-	if (a->json && a->sarif)
-		return cli_usage_error("audit", "--json and --sarif exclude "
-						"each other");
 	for (int i = 0; i < n; i++)
 		if (stat(paths[i], &st) ||
 		    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)))
@@ -641,12 +966,7 @@ static int audit_paths(struct audit *a, char **paths, int n)
 		return rc;
 	if (a->n)
 		qsort(a->f, a->n, sizeof(*a->f), by_place);
-	if (a->sarif)
-		print_sarif(a);
-	else if (a->json)
-		print_json(a);
-	else
-		print_text(a);
+	print_findings(a);
 	return a->n ? 1 : 0;
 }
 
@@ -669,12 +989,18 @@ int cmd_audit(int argc, char **argv)
 			options = false;
 		else if (options && argv[i][0] == '-' && argv[i][1])
 			rc = parse_opt(argv[i], &a);
-		else
+		else {
 			paths[n++] = argv[i];
+			options = !a.run; /* the program's own options follow */
+		}
 	}
 	if (rc < 0)
 		rc = check_args(paths, n, &a);
-	if (rc < 0)
+	if (rc < 0 && a.run) {
+		if (!a.models)
+			a.models = (1u << PREEMPT_MODEL_NR) - 1;
+		rc = audit_run(&a, paths);
+	} else if (rc < 0)
 		rc = audit_paths(&a, paths, n);
 	free_audit(&a);
 	free(paths);

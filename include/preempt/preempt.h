@@ -508,22 +508,58 @@ extern __thread unsigned int pk_softirq_disable_cnt
 #define pk_irq_disable_depth()                                                 \
 	((preempt_count() & HARDIRQ_DISABLE_MASK) >> HARDIRQ_DISABLE_SHIFT)
 
+/*
+ * Dynamic audit (`preempt audit --run`, docs/audit.md): code built with
+ * -DCONFIG_PREEMPT_AUDIT=1 hands each predicate's answer to
+ * pk_audit_pred(), which notes the call site, the model, the answer and
+ * the answer a PREEMPT_COUNT=n kernel would give there, and returns the
+ * answer unchanged.  Off (the default), a predicate is its expression.
+ */
+#ifndef CONFIG_PREEMPT_AUDIT
+#define CONFIG_PREEMPT_AUDIT 0
+#endif
+enum pk_pred {
+	PK_PRED_IN_NMI,
+	PK_PRED_IN_HARDIRQ,
+	PK_PRED_IN_IRQ,
+	PK_PRED_IN_SERVING_SOFTIRQ,
+	PK_PRED_IN_SOFTIRQ,
+	PK_PRED_IN_INTERRUPT,
+	PK_PRED_IN_TASK,
+	PK_PRED_IN_ATOMIC,
+	PK_PRED_IRQS_DISABLED,
+	PK_PRED_PREEMPTIBLE,
+	PK_NR_PREDS
+};
+int pk_audit_pred(enum pk_pred pred, int answer);
+#if CONFIG_PREEMPT_AUDIT
+#define __pk_pred(id, answer) pk_audit_pred(PK_PRED_##id, (int)(answer))
+#else
+#define __pk_pred(id, answer) (answer)
+#endif
+
+#define __pk_in_serving_softirq() (softirq_count() & SOFTIRQ_OFFSET)
+#define __pk_irqs_disabled() ((preempt_count() & HARDIRQ_DISABLE_MASK) != 0)
+
 /** in_nmi() - running an NMI handler.  Any context. */
-#define in_nmi() (nmi_count())
+#define in_nmi() __pk_pred(IN_NMI, nmi_count())
 /** in_hardirq() - running a hard interrupt handler (or NMI).  Any context. */
-#define in_hardirq() (hardirq_count())
+#define in_hardirq() __pk_pred(IN_HARDIRQ, hardirq_count())
+/** in_irq() - the old name of in_hardirq().  Any context. */
+#define in_irq() __pk_pred(IN_IRQ, hardirq_count())
 /** in_serving_softirq() - running a softirq handler.  Any context. */
-#define in_serving_softirq() (softirq_count() & SOFTIRQ_OFFSET)
+#define in_serving_softirq()                                                   \
+	__pk_pred(IN_SERVING_SOFTIRQ, __pk_in_serving_softirq())
 /** in_softirq() - serving a softirq *or* bh disabled (ambiguous). */
-#define in_softirq() (softirq_count())
+#define in_softirq() __pk_pred(IN_SOFTIRQ, softirq_count())
 /** in_interrupt() - NMI, hardirq, softirq or bh disabled (deprecated). */
-#define in_interrupt() (irq_count())
+#define in_interrupt() __pk_pred(IN_INTERRUPT, irq_count())
 /** in_task() - task context: no NMI, hardirq or softirq being served. */
 #define in_task()                                                              \
-	(!((preempt_count() & (NMI_MASK | HARDIRQ_MASK)) |                     \
-	   in_serving_softirq()))
+	__pk_pred(IN_TASK, !((preempt_count() & (NMI_MASK | HARDIRQ_MASK)) |   \
+			     __pk_in_serving_softirq()))
 /** in_atomic() - anything at all holds the CPU (do not use in drivers). */
-#define in_atomic() (preempt_count() != 0)
+#define in_atomic() __pk_pred(IN_ATOMIC, preempt_count() != 0)
 /** in_atomic_preempt_off() - atomic beyond one preempt_disable(). */
 #define in_atomic_preempt_off() (preempt_count() != PREEMPT_DISABLE_OFFSET)
 
@@ -532,11 +568,12 @@ extern __thread unsigned int pk_softirq_disable_cnt
  *
  * Any context.  Read from the word: no syscall, no signal mask.
  */
-#define irqs_disabled() ((preempt_count() & HARDIRQ_DISABLE_MASK) != 0)
+#define irqs_disabled() __pk_pred(IRQS_DISABLED, __pk_irqs_disabled())
 
 /** preemptible() - could the scheduler switch this task out right here? */
 #if CONFIG_PREEMPT_COUNT
-#define preemptible() (preempt_count() == 0 && !irqs_disabled())
+#define preemptible()                                                          \
+	__pk_pred(PREEMPTIBLE, preempt_count() == 0 && !__pk_irqs_disabled())
 #else
 #define preemptible() 0 /* the seed's bug, kept for the comparison */
 #endif

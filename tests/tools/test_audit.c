@@ -3,7 +3,8 @@
  * `preempt audit` end to end over tests/tools/audit/: the line after each
  * "EXPECT <rule> [driver]" comment must be reported with that rule, and nothing
  * else may be; the clean file gives nothing; exit statuses; SARIF checked
- * structurally by tests/tools/sarif_check.py.
+ * structurally by tests/tools/sarif_check.py.  `--run` the same way over
+ * tests/tools/audit_run/context_user.c's "EXPECT-RUN rule..." markers.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -218,6 +219,172 @@ static void sarif_is_valid(void **state)
 	assert_int_not_equal(check_sarif("{\"version\":\"2.1.0\"}"), 0);
 }
 
+/* ---- --run ---- */
+
+#define RUN_SRC PREEMPT_SOURCE_DIR "/tests/tools/audit_run/context_user.c"
+
+struct run_expect {
+	long line;
+	char rule[32];
+	bool found;
+};
+
+static struct run_expect run_expects[32];
+static int nrun_expects;
+
+static void scan_run_markers(void)
+{
+	char line[512];
+	long n = 0;
+	FILE *f = fopen(RUN_SRC, "r");
+
+	assert_non_null(f);
+	nrun_expects = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *m = strstr(line, "/* EXPECT-RUN "), *save = NULL;
+
+		n++;
+		if (!m)
+			continue;
+		m += strlen("/* EXPECT-RUN ");
+		for (char *r = strtok_r(m, " */\n", &save); r;
+		     r = strtok_r(NULL, " */\n", &save)) {
+			assert_true(nrun_expects < 32);
+			run_expects[nrun_expects].line = n + 1;
+			snprintf(run_expects[nrun_expects].rule,
+				 sizeof(run_expects[0].rule), "%s", r);
+			run_expects[nrun_expects++].found = false;
+		}
+	}
+	fclose(f);
+}
+
+/* The tool on the program, under the cross build's emulator if any. */
+static int audit_run(const char *opt1, const char *opt2)
+{
+	const char *argv[8] = {"preempt", "audit", "--run"};
+	int n = 3;
+
+	if (opt1)
+		argv[n++] = opt1;
+	if (opt2)
+		argv[n++] = opt2;
+	if (PK_TEST_EMULATOR[0])
+		argv[n++] = PK_TEST_EMULATOR;
+	argv[n++] = AUDIT_RUN_PROG;
+	argv[n] = NULL;
+	return run_tool_with(NULL, NULL, argv);
+}
+
+/* One JSON finding per line: each marked (line, rule) once, nothing else. */
+static void run_finds_every_marked_site(void **state)
+{
+	char *save = NULL;
+	int lines = 0;
+
+	(void)state;
+	scan_run_markers();
+	assert_true(nrun_expects >= 8);
+	assert_int_equal(audit_run("--json", NULL), 1);
+	for (char *l = strtok_r(res.out, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save), lines++) {
+		long line = -1;
+		char rule[32] = "";
+		const char *at = strstr(l, "\"line\":");
+		const char *r = strstr(l, "\"rule\":\"");
+		bool known = false;
+
+		assert_non_null(strstr(l, "{\"file\":\"context_user.c\","));
+		assert_true(at && r);
+		line = strtol(at + 7, NULL, 10);
+		sscanf(r + 8, "%31[^\"]", rule);
+		for (int i = 0; i < nrun_expects; i++)
+			if (run_expects[i].line == line &&
+			    !strcmp(run_expects[i].rule, rule)) {
+				assert_false(run_expects[i].found);
+				run_expects[i].found = known = true;
+			}
+		if (!known)
+			fail_msg("unexpected finding: %s", l);
+	}
+	for (int i = 0; i < nrun_expects; i++)
+		if (!run_expects[i].found)
+			fail_msg("not reported: line %ld (%s)",
+				 run_expects[i].line, run_expects[i].rule);
+	assert_int_equal(lines, nrun_expects);
+}
+
+/* The answers per model, as a kernel developer expects them. */
+static void run_names_the_answers(void **state)
+{
+	(void)state;
+	assert_int_equal(audit_run(NULL, NULL), 1);
+	assert_contains(res.out, "warning: [model-dependent] in_atomic() in "
+				 "under_locks(): answered differently under "
+				 "different preemption models (1 under none, "
+				 "voluntary, full, lazy; 0 under rt).");
+	assert_contains(res.out, "(1 under none, voluntary; 0 under full, "
+				 "lazy, rt).");
+	assert_contains(res.out, "[legacy-count] preemptible() in plain(): "
+				 "answered otherwise than a PREEMPT_COUNT=n "
+				 "kernel answers at the same place (1 where "
+				 "PREEMPT_COUNT=n answers 0, under none, "
+				 "voluntary, full, lazy, rt).");
+	/* One model: nothing to compare between models. */
+	assert_int_equal(audit_run("--model=full", NULL), 1);
+	assert_null(strstr(res.out, "[model-dependent]"));
+	assert_contains(res.out, "[legacy-count] in_atomic() in under_locks()");
+	assert_int_equal(audit_run("--model=rt,full", "--sarif"), 1);
+	assert_int_equal(check_sarif(res.out), 0);
+	assert_contains(res.out, "\"ruleId\":\"model-dependent\"");
+}
+
+static void run_bad_input_exits_2(void **state)
+{
+	(void)state;
+	AUDIT("--run");
+	expect_usage_error();
+	AUDIT("--run", "/nonexistent/program");
+	expect_usage_error();
+	AUDIT("--run", "--model=bogus", "/bin/true");
+	expect_usage_error();
+	AUDIT("--model=full", TREE);
+	expect_usage_error();
+}
+
+/* Run alone, the program says at exit where PREEMPT_COUNT=n differs. */
+static void program_alone_summarises(void **state)
+{
+	char err_path[] = "/tmp/test_audit_prog_err.XXXXXX";
+	int err = mkstemp(err_path), wstatus;
+	pid_t pid;
+
+	(void)state;
+	assert_true(err >= 0);
+	unlink(err_path);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		const char *argv[] = {AUDIT_RUN_PROG, NULL};
+
+		unsetenv("PREEMPT_AUDIT_LOG");
+		setenv("PREEMPT_MODEL", "full", 1);
+		if (dup2(err, 2) < 0)
+			_exit(126);
+		pk_execv(AUDIT_RUN_PROG, (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFEXITED(wstatus));
+	assert_int_equal(WEXITSTATUS(wstatus), 0);
+	slurp(err, res.err, sizeof(res.err));
+	assert_contains(res.err, "preempt audit: context_user.c:");
+	assert_contains(res.err, "preemptible() in plain(): a PREEMPT_COUNT=n "
+				 "kernel answers otherwise here");
+	assert_null(strstr(res.err, "in_interrupt()"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +393,10 @@ int main(void)
 		cmocka_unit_test(clean_code_exits_0),
 		cmocka_unit_test(bad_input_exits_2),
 		cmocka_unit_test(sarif_is_valid),
+		cmocka_unit_test(run_finds_every_marked_site),
+		cmocka_unit_test(run_names_the_answers),
+		cmocka_unit_test(run_bad_input_exits_2),
+		cmocka_unit_test(program_alone_summarises),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
