@@ -466,10 +466,25 @@ static int expected(enum preempt_model model, int ctx, int fn)
 static int got[NR_CTX][NR_FN];
 static bool named_caller[NR_CTX][NR_FN];
 
-/* printf(), fprintf(), vprintf(): may reach the library as v*printf(). */
+/* printf(), fprintf(), vprintf(): may reach the library as v*printf();
+ * the fortified ones too (ASan intercepts __fprintf_chk()). */
 static bool printf_family(int fn)
 {
-	return fn == F_printf || fn == F_fprintf || fn == F_vprintf;
+	return fn == F_printf || fn == F_fprintf || fn == F_vprintf ||
+	       fn == F___printf_chk || fn == F___fprintf_chk ||
+	       fn == F___vprintf_chk;
+}
+
+/* The v*printf() a printf_family() call may reach instead. */
+static int vprintf_reports(int fn)
+{
+	int n = 0;
+
+	for (int v = F_vprintf; v <= F_vfprintf; v++)
+		n += v != fn ? nr_reports[v] : 0;
+	for (int v = F___vprintf_chk; v <= F___vfprintf_chk; v++)
+		n += v != fn ? nr_reports[v] : 0;
+	return n;
 }
 
 static bool named(int fn)
@@ -492,14 +507,13 @@ static int run_matrix(void *arg)
 			/* <stdio.h> inlines vprintf() as vfprintf(stdout);
 			 * ASan's printf() calls the next vprintf(). */
 			if (printf_family(fn))
-				got[ctx][fn] +=
-					(fn != F_vprintf ? nr_reports[F_vprintf]
-							 : 0) +
-					nr_reports[F_vfprintf];
+				got[ctx][fn] += vprintf_reports(fn);
 			named_caller[ctx][fn] =
 				named(fn) ||
 				(printf_family(fn) &&
-				 (named(F_vprintf) || named(F_vfprintf)));
+				 (named(F_vprintf) || named(F_vfprintf) ||
+				  named(F___vprintf_chk) ||
+				  named(F___vfprintf_chk)));
 		}
 	while (!kthread_should_stop())
 		msleep(1);
