@@ -11,6 +11,7 @@
 #include <preempt/interrupt.h>
 #include <preempt/lockdep.h>
 #include <preempt/mutex.h>
+#include <preempt/rcupdate.h>
 #include <preempt/rwsem.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
@@ -28,7 +29,8 @@ static void usage(FILE *out)
 		"statistics (classes, dependencies, chains, ...); --demo runs\n"
 		"`preempt demo --seconds 1` as the workload.  --scenario runs\n"
 		"one mistake instead, for its report: abba, cycle, recursive,\n"
-		"inconsistent, safe-unsafe, inversion, unlock, held, rwsem.\n"
+		"inconsistent, safe-unsafe, inversion, unlock, held, rwsem,\n"
+		"user.\n"
 		"PREEMPT_LOCKDEP=off|keep_going changes what a report does.\n");
 }
 
@@ -237,6 +239,22 @@ static void scenario_held(void)
 	in_thread(exit_holding, NULL);
 }
 
+/* Back to "user" code with a mutex and an RCU reader still held. */
+static __attribute__((noinline)) void syscall_leaking(void)
+{
+	mutex_lock(&devs[0].mutex);
+	rcu_read_lock();
+}
+
+static void scenario_user(void)
+{
+	syscall_leaking();
+	enter_user();
+	exit_user();
+	rcu_read_unlock();
+	mutex_unlock(&devs[0].mutex);
+}
+
 static void scenario_abba(void)
 {
 	in_thread(task_ab, &devs[0]);
@@ -256,6 +274,7 @@ static const struct scenario {
 	{"unlock", scenario_unlock},
 	{"held", scenario_held},
 	{"rwsem", scenario_rwsem},
+	{"user", scenario_user},
 };
 
 static void print_stats(void)

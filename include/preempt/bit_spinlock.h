@@ -8,10 +8,14 @@
  */
 
 #include <sched.h> /* sched_yield() */
+#include <preempt/lockdep.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
 #define __pk_bit(nr) (1UL << (nr))
+
+/* The one lockdep map of all bit locks: tracked as held, not checked. */
+extern struct lockdep_map pk_bit_spin_map;
 
 /** bit_spin_trylock() - set bit @bitnum of *@addr if clear; 1 on success. */
 static inline int bit_spin_trylock(int bitnum, unsigned long *addr)
@@ -22,6 +26,7 @@ static inline int bit_spin_trylock(int bitnum, unsigned long *addr)
 		preempt_enable();
 		return 0;
 	}
+	lock_acquire(&pk_bit_spin_map, 0, 1, 0, 0, NULL, _THIS_IP_);
 	return 1;
 }
 
@@ -41,8 +46,9 @@ static inline void bit_spin_lock(int bitnum, unsigned long *addr)
 /** bit_spin_unlock() - release it (release ordering).  Any context. */
 static inline void bit_spin_unlock(int bitnum, unsigned long *addr)
 {
-	WARN_ON_ONCE(
-		!(__atomic_load_n(addr, __ATOMIC_RELAXED) & __pk_bit(bitnum)));
+	if (!WARN_ON_ONCE(!(__atomic_load_n(addr, __ATOMIC_RELAXED) &
+			    __pk_bit(bitnum))))
+		lock_release(&pk_bit_spin_map, _THIS_IP_);
 	__atomic_fetch_and(addr, ~__pk_bit(bitnum), __ATOMIC_RELEASE);
 	preempt_enable();
 }

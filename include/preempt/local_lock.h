@@ -11,6 +11,7 @@
  * mylock); local_lock(&mylock).  Call local_lock_init(&mylock) once.
  */
 
+#include <preempt/lockdep.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
@@ -29,11 +30,26 @@ static inline void pk_local_lock_atomic(void)
 		might_sleep();
 }
 
+/*
+ * The validator sees one class per local_lock_init() site, named by its
+ * argument, whichever way the lock is held: the spinlock_t under rt, an
+ * acquisition of the same map otherwise (as the kernel's local_lock_t,
+ * a per-CPU lock type of its own).
+ */
+#define __pk_local_lock_map(pcpu) (&this_cpu_ptr(pcpu)->sl.dep_map)
+
 /** local_lock_init() - initialize every CPU's instance.  Task context. */
 #define local_lock_init(pcpu)                                                  \
 	do {                                                                   \
-		for (int __i = 0; __i < PK_PERCPU_SLOTS; __i++)                \
+		PK_LOCKDEP_KEY(__llkey);                                       \
+		for (int __i = 0; __i < PK_PERCPU_SLOTS; __i++) {              \
 			spin_lock_init(&per_cpu_ptr(pcpu, __i)->sl);           \
+			lockdep_init_map_type(                                 \
+				&per_cpu_ptr(pcpu, __i)->sl.dep_map,           \
+				PK_LOCKDEP_NAME(#pcpu),                        \
+				PK_LOCKDEP_KEYP(__llkey), 0, LD_WAIT_CONFIG,   \
+				LD_WAIT_INV, LD_LOCK_PERCPU);                  \
+		}                                                              \
 	} while (0)
 
 /*
@@ -49,6 +65,8 @@ static inline void pk_local_lock_atomic(void)
 		} else {                                                       \
 			pk_local_lock_atomic();                                \
 			atomic;                                                \
+			lock_acquire(__pk_local_lock_map(pcpu), 0, 0, 0, 1,    \
+				     NULL, _THIS_IP_);                         \
 		}                                                              \
 	} while (0)
 
@@ -58,6 +76,7 @@ static inline void pk_local_lock_atomic(void)
 			spin_unlock(&this_cpu_ptr(pcpu)->sl);                  \
 			migrate_enable();                                      \
 		} else {                                                       \
+			lock_release(__pk_local_lock_map(pcpu), _THIS_IP_);    \
 			atomic;                                                \
 		}                                                              \
 	} while (0)

@@ -78,6 +78,14 @@ void lockdep_off(void);
 void lockdep_on(void);
 /** debug_check_no_locks_held() - report if the caller holds any lock. */
 void debug_check_no_locks_held(void);
+/**
+ * lockdep_sys_exit() - report if the caller holds any lock on its way back
+ * to "user" code ("lock held when returning to user space!").  Called by
+ * enter_user() and by an interrupt returning to a task in user mode.
+ */
+void lockdep_sys_exit(void);
+/* lockdep_sys_exit() for @p; true if it reported. */
+bool pk_lockdep_user_check(struct task_struct *p);
 /** pk_lockdep_set_novalidate() - track @lock as held, check nothing. */
 void pk_lockdep_set_novalidate(struct lockdep_map *lock);
 /*
@@ -121,6 +129,8 @@ static inline void lock_downgrade(struct lockdep_map *lock, unsigned long ip)
 #define lockdep_off() ((void)0)
 #define lockdep_on() ((void)0)
 #define debug_check_no_locks_held() ((void)0)
+#define lockdep_sys_exit() ((void)0)
+#define pk_lockdep_user_check(p) ((void)(p), false)
 #define pk_lockdep_set_novalidate(l) ((void)(l))
 #define pk_lockdep_exit_check(p, how) ((void)(p), false)
 #define pk_lockdep_release_task(p, l) ((void)(p), (void)(l))

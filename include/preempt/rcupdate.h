@@ -27,6 +27,7 @@
 #include <preempt/bottom_half.h>
 #include <preempt/debug.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
 #include <preempt/preempt.h>
 
 #ifdef __KERNEL__
@@ -113,14 +114,21 @@ static __always_inline int __pk_rcu_nesting_dec(void)
 }
 #endif
 
-/**
- * rcu_read_lock() - enter an RCU read-side critical section
- *
- * Any context but NMI; nests.  Non-preemptible flavour: disables
- * preemption.  PREEMPT_RCU: the task stays preemptible.  Must not sleep
- * inside (might_sleep() reports it) except through SRCU.
+/*
+ * The readers as the lock validator sees them (the kernel's rcu_lock_map
+ * and company): recursive read acquisitions it tracks but does not check
+ * (a reader never waits for anything), so that they show among the held
+ * locks of every report and are found held at exit or on the way back to
+ * user code.  The maps are the locking layer's (src/locking/lockdep.c).
  */
-static __always_inline void rcu_read_lock(void)
+extern struct lockdep_map rcu_lock_map;
+extern struct lockdep_map rcu_bh_lock_map;
+extern struct lockdep_map rcu_sched_lock_map;
+#define rcu_lock_acquire(map) lock_acquire(map, 0, 0, 2, 0, NULL, _THIS_IP_)
+#define rcu_lock_release(map) lock_release(map, _THIS_IP_)
+
+/* rcu_read_lock() without the validator's record. */
+static __always_inline void __rcu_read_lock(void)
 {
 	int mode = pk_rcu_thread_mode;
 
@@ -134,13 +142,8 @@ static __always_inline void rcu_read_lock(void)
 	}
 }
 
-/**
- * rcu_read_unlock() - leave the section rcu_read_lock() entered
- *
- * Same context as the lock.  A PREEMPT_RCU reader that was preempted,
- * boosted or asked for by an expedited grace period reports here.
- */
-static __always_inline void rcu_read_unlock(void)
+/* rcu_read_unlock() without the validator's record. */
+static __always_inline void __rcu_read_unlock(void)
 {
 	int mode = pk_rcu_thread_mode;
 
@@ -156,17 +159,44 @@ static __always_inline void rcu_read_unlock(void)
 	}
 }
 
+/**
+ * rcu_read_lock() - enter an RCU read-side critical section
+ *
+ * Any context but NMI; nests.  Non-preemptible flavour: disables
+ * preemption.  PREEMPT_RCU: the task stays preemptible.  Must not sleep
+ * inside (might_sleep() reports it) except through SRCU.
+ */
+static __always_inline void rcu_read_lock(void)
+{
+	__rcu_read_lock();
+	rcu_lock_acquire(&rcu_lock_map);
+}
+
+/**
+ * rcu_read_unlock() - leave the section rcu_read_lock() entered
+ *
+ * Same context as the lock.  A PREEMPT_RCU reader that was preempted,
+ * boosted or asked for by an expedited grace period reports here.
+ */
+static __always_inline void rcu_read_unlock(void)
+{
+	rcu_lock_release(&rcu_lock_map);
+	__rcu_read_unlock();
+}
+
 /** rcu_read_lock_bh() - a reader that also disables bottom halves. */
 static inline void rcu_read_lock_bh(void)
 {
 	local_bh_disable();
-	rcu_read_lock();
+	__rcu_read_lock();
+	rcu_lock_acquire(&rcu_bh_lock_map);
 }
 
 /** rcu_read_unlock_bh() - end rcu_read_lock_bh(). */
 static inline void rcu_read_unlock_bh(void)
 {
-	rcu_read_unlock();
+	rcu_lock_release(&rcu_bh_lock_map);
+	__rcu_read_unlock();
 	local_bh_enable();
 }
 
@@ -174,11 +204,13 @@ static inline void rcu_read_unlock_bh(void)
 static inline void rcu_read_lock_sched(void)
 {
 	preempt_disable();
+	rcu_lock_acquire(&rcu_sched_lock_map);
 }
 
 /** rcu_read_unlock_sched() - end rcu_read_lock_sched(). */
 static inline void rcu_read_unlock_sched(void)
 {
+	rcu_lock_release(&rcu_sched_lock_map);
 	preempt_enable();
 }
 

@@ -34,7 +34,7 @@ struct rt_mutex {
 	struct list_head waiters;
 	struct list_head pi_node;
 	unsigned int depth;
-	struct lockdep_map dep_map; /* not validated yet: the owner is */
+	struct lockdep_map dep_map;
 };
 
 #define __RT_MUTEX_INITIALIZER(name)                                           \
@@ -44,14 +44,29 @@ struct rt_mutex {
 	}
 /** DEFINE_RT_MUTEX() - define and initialize an unlocked rt_mutex. */
 #define DEFINE_RT_MUTEX(name)                                                  \
-	struct rt_mutex name = __RT_MUTEX_INITIALIZER(name)
+	struct rt_mutex name = {                                               \
+		.owner = 0,                                                    \
+		.waiters = LIST_HEAD_INIT((name).waiters),                     \
+		.pi_node = LIST_HEAD_INIT((name).pi_node),                     \
+		.depth = 0,                                                    \
+		.dep_map = PK_DEP_MAP_INIT(#name, LD_WAIT_SLEEP),              \
+	}
 
+void __rt_mutex_init(struct rt_mutex *lock, const char *name,
+		     struct lock_class_key *key);
 /**
- * rt_mutex_init() - initialize @lock, unlocked
+ * rt_mutex_init() - initialize @lock, unlocked; its lock class is the call
+ * site's (the library's own rt_mutexes, PREEMPT_RT's spinlock_t inside,
+ * are not validated: the spinlock_t is).
  *
  * Any context; not while the lock is in use.
  */
-void rt_mutex_init(struct rt_mutex *lock);
+#define rt_mutex_init(lock)                                                    \
+	do {                                                                   \
+		PK_LOCKDEP_KEY(__key);                                         \
+		__rt_mutex_init((lock), PK_LOCKDEP_NAME(#lock),                \
+				PK_LOCKDEP_KEYP(__key));                       \
+	} while (0)
 
 /**
  * rt_mutex_lock() - take @lock, sleeping while another task holds it
@@ -62,6 +77,12 @@ void rt_mutex_init(struct rt_mutex *lock);
  * ("rt_mutex deadlock: recursive locking") and returns at once.
  */
 void rt_mutex_lock(struct rt_mutex *lock);
+
+/**
+ * rt_mutex_lock_nested() - rt_mutex_lock() of a second lock of a class
+ * already held, at nesting level @subclass.  Task context, may sleep.
+ */
+void rt_mutex_lock_nested(struct rt_mutex *lock, unsigned int subclass);
 
 /**
  * rt_mutex_trylock() - take @lock if that needs no waiting

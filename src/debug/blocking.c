@@ -417,6 +417,50 @@ __attribute__((constructor(101))) static void blocking_init(void)
 	}
 
 PK_BLOCKING_SLEEPER_SIGS(PK_BLK_WRAP)
+PK_BLOCKING_MORE_SIGS(PK_BLK_WRAP)
+
+extern int __real_open(const char *path, int flags, ...) __attribute__((weak));
+int __wrap_open(const char *path, int flags, ...);
+int __wrap_open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	pk_blocking_check(PK_BLK_open, PK_RET_IP);
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return PK_BLK_REAL(open)(path, flags, mode);
+}
+
+int __wrap___printf_chk(int flag, const char *fmt, ...);
+int __wrap___printf_chk(int flag, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	pk_blocking_check(PK_BLK___printf_chk, PK_RET_IP);
+	va_start(ap, fmt);
+	n = PK_BLK_REAL(__vfprintf_chk)(stdout, flag, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int __wrap___fprintf_chk(FILE *f, int flag, const char *fmt, ...);
+int __wrap___fprintf_chk(FILE *f, int flag, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	pk_blocking_check(PK_BLK___fprintf_chk, PK_RET_IP);
+	va_start(ap, fmt);
+	n = PK_BLK_REAL(__vfprintf_chk)(f, flag, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 int __wrap_printf(const char *fmt, ...);
 int __wrap_printf(const char *fmt, ...)

@@ -29,6 +29,9 @@
 	X(sem_wait) X(sem_timedwait)                                           \
 	X(fopen) X(fclose) X(fflush) X(fwrite) X(fputs) X(puts)                \
 	X(printf) X(fprintf) X(vprintf) X(vfprintf)                            \
+	X(putchar) X(putc) X(fputc) X(recv) X(accept) X(open) X(__open_2)      \
+	X(__read_chk) X(__printf_chk) X(__fprintf_chk) X(__vprintf_chk)        \
+	X(__vfprintf_chk)                                                      \
 	L(pthread_mutex_lock)                                                  \
 	A(malloc) A(calloc) A(realloc) A(free)
 /* clang-format on */

@@ -7,7 +7,9 @@
  * W(return type, name, (parameters), (arguments)), for the two sets of
  * wrappers: __wrap_* (src/debug/blocking.c, for -Wl,--wrap=) and the
  * plain names libpreempt.so interposes (src/debug/interpose/).  printf,
- * fprintf and free are written out by hand in both.
+ * fprintf, open, __printf_chk, __fprintf_chk and free (variadic, or free's
+ * void) are written out by hand in both.  The __*_chk functions are what
+ * glibc's <stdio.h> and <unistd.h> call under _FORTIFY_SOURCE.
  */
 
 #include <poll.h>
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +58,32 @@
 	W(int, puts, (const char *s), (s))                                     \
 	W(int, vprintf, (const char *fmt, va_list ap), (fmt, ap))              \
 	W(int, vfprintf, (FILE *f, const char *fmt, va_list ap), (f, fmt, ap))
+
+/* glibc's fortified entry points (not in its headers' public part). */
+extern int __open_2(const char *path, int flags);
+extern ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+extern int __printf_chk(int flag, const char *fmt, ...);
+extern int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
+extern int __vprintf_chk(int flag, const char *fmt, va_list ap);
+extern int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+
+/* clang-format off */
+#define PK_BLOCKING_MORE_SIGS(W)                                               \
+	W(int, putchar, (int c), (c))                                          \
+	W(int, putc, (int c, FILE *f), (c, f))                                 \
+	W(int, fputc, (int c, FILE *f), (c, f))                                \
+	W(ssize_t, recv, (int fd, void *buf, size_t n, int flags),             \
+	  (fd, buf, n, flags))                                                 \
+	W(int, accept, (int fd, struct sockaddr *addr, socklen_t *len),        \
+	  (fd, addr, len))                                                     \
+	W(int, __open_2, (const char *path, int flags), (path, flags))         \
+	W(ssize_t, __read_chk, (int fd, void *buf, size_t n, size_t buflen),   \
+	  (fd, buf, n, buflen))                                                \
+	W(int, __vprintf_chk, (int flag, const char *fmt, va_list ap),         \
+	  (flag, fmt, ap))                                                     \
+	W(int, __vfprintf_chk, (FILE *f, int flag, const char *fmt,            \
+	  va_list ap), (f, flag, fmt, ap))
+/* clang-format on */
 
 #define PK_BLOCKING_ALLOC_SIGS(W)                                              \
 	W(void *, malloc, (size_t n), (n))                                     \

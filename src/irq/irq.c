@@ -88,6 +88,7 @@ static pthread_key_t cpu_exit_key;
 __thread int pk_irq_soft_pending;
 void (*pk_irq_return_hook)(const void *uctx);
 void (*pk_irq_exit_hook)(void *owner);
+void (*pk_irq_user_return_hook)(void);
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
 static __thread unsigned int irq_coalesced;
 
@@ -285,6 +286,8 @@ void pk_irq_replay(void)
 	irq_dispatch(c);
 	if (pk_irq_exit_hook && c->owner)
 		pk_irq_exit_hook(c->owner);
+	if (pk_irq_user_return_hook)
+		pk_irq_user_return_hook();
 	/* Back in task context (if the edge was): print what it raised. */
 	pk_report_flush_point();
 	if (pk_irq_return_hook)
@@ -406,6 +409,8 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			dispatch_depth--;
 			if (pk_irq_exit_hook && c->owner)
 				pk_irq_exit_hook(c->owner);
+			if (pk_irq_user_return_hook && pk_in_signal == 1)
+				pk_irq_user_return_hook();
 			/*
 			 * Not from inside another dispatch or another of our
 			 * handlers (an NMI's tail): that one would resume

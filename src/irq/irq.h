@@ -56,6 +56,9 @@ void pk_ksoftirqd_stop(struct pk_irq_cpu *c);
  * runqueue, signal context (the kernel's tick_nohz_irq_exit()).
  */
 extern void (*pk_irq_exit_hook)(void *owner);
+/* At the end of an outermost dispatch: the interrupted task may be in
+ * "user" code (the sched layer's lockdep_sys_exit() check). */
+extern void (*pk_irq_user_return_hook)(void);
 extern bool (*pk_task_stack_hook)(unsigned long *base, unsigned long *top);
 
 /* The SIGSEGV handler that reports a task stack overflow (irqstack.c). */

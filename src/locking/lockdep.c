@@ -29,6 +29,40 @@
 
 int debug_locks = 1;
 
+/*
+ * Every bit_spin_lock(): a bit has no room for a class key, so they are
+ * tracked as held (the exit and user-return checks, the held-lock lists),
+ * never checked (the kernel does not validate them at all).
+ */
+/*
+ * The RCU readers (rcupdate.h): wait-free outside, and what they may hold
+ * inside is a spinning lock (PREEMPT_RCU: spinlock_t, sleeping under rt).
+ */
+static struct lock_class_key rcu_lock_key, rcu_bh_lock_key, rcu_sched_lock_key;
+struct lockdep_map rcu_lock_map = {
+	.key = &rcu_lock_key,
+	.name = "rcu_read_lock",
+	.wait_type_outer = LD_WAIT_FREE,
+	.wait_type_inner = LD_WAIT_CONFIG,
+};
+struct lockdep_map rcu_bh_lock_map = {
+	.key = &rcu_bh_lock_key,
+	.name = "rcu_read_lock_bh",
+	.wait_type_outer = LD_WAIT_FREE,
+	.wait_type_inner = LD_WAIT_CONFIG,
+};
+struct lockdep_map rcu_sched_lock_map = {
+	.key = &rcu_sched_lock_key,
+	.name = "rcu_read_lock_sched",
+	.wait_type_outer = LD_WAIT_FREE,
+	.wait_type_inner = LD_WAIT_SPIN,
+};
+
+struct lockdep_map pk_bit_spin_map = {
+	.name = "bit_spin_lock",
+	.wait_type_inner = LD_WAIT_SPIN,
+};
+
 #if CONFIG_LOCKDEP
 
 #define MAX_LOCKDEP_KEYS 4096
@@ -1437,6 +1471,46 @@ bool pk_lockdep_exit_check(struct task_struct *p, const char *how)
 	(void)flags;
 	print_held_at_exit(p, how);
 	return true;
+}
+
+static __attribute__((noinline, cold)) void
+print_held_at_user_return(struct task_struct *p)
+{
+	struct report r = {.from = 0};
+
+	if (!report_begin())
+		return;
+	rp_header(&r, "WARNING: lock held when returning to user space!");
+	rp(&r, "%s/%d is leaving the kernel with locks still held!\n", p->comm,
+	   p->pid);
+	rp_held_locks(&r, p, p->lockdep_depth);
+	report_emit(&r);
+}
+
+/*
+ * The kernel's check on every exit to user mode; here enter_user() and an
+ * interrupt returning to a task in user mode (sched/core.c's hooks).
+ */
+bool pk_lockdep_user_check(struct task_struct *p)
+{
+	if (!p || !__atomic_load_n(&debug_locks, __ATOMIC_RELAXED) ||
+	    !p->lockdep_depth || in_lockdep)
+		return false;
+	in_lockdep++;
+	print_held_at_user_return(p);
+	in_lockdep--;
+	return true;
+}
+
+void lockdep_sys_exit(void)
+{
+	pk_lockdep_user_check(current);
+}
+
+__attribute__((constructor)) static void lockdep_user_hook_init(void)
+{
+	__atomic_store_n(&pk_lockdep_user_hook, pk_lockdep_user_check,
+			 __ATOMIC_RELEASE);
 }
 
 void debug_check_no_locks_held(void)

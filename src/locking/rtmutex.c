@@ -24,11 +24,14 @@
 #include <preempt/bug.h>
 #include <preempt/debug.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
 #include <preempt/preempt.h>
 #include <preempt/rtmutex.h>
 #include <preempt/sched.h>
 
 #include "../sched/sched_internal.h"
+
+#define RET_IP ((unsigned long)__builtin_return_address(0))
 
 #define RT_MUTEX_HAS_WAITERS 1UL
 #define PI_TABLE_SIZE 256 /* tasks waiting or owning a contended lock */
@@ -327,13 +330,16 @@ bool pk_rt_mutex_owned(struct rt_mutex *lock)
 	return rt_mutex_owner(lock) == current;
 }
 
-void rt_mutex_init(struct rt_mutex *lock)
+void __rt_mutex_init(struct rt_mutex *lock, const char *name,
+		     struct lock_class_key *key)
 {
 	lock->owner = 0;
 	INIT_LIST_HEAD(&lock->waiters);
 	INIT_LIST_HEAD(&lock->pi_node);
 	lock->depth = 0;
-	lock->dep_map = (struct lockdep_map){0}; /* its owner is checked */
+	/* No name and no key (the library's own): not validated. */
+	lock->dep_map = (struct lockdep_map){0};
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
 static bool rt_mutex_cmpxchg_acquire(struct rt_mutex *lock,
@@ -346,12 +352,15 @@ static bool rt_mutex_cmpxchg_acquire(struct rt_mutex *lock,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static void rt_mutex_lock_common(struct rt_mutex *lock)
+static void rt_mutex_lock_common(struct rt_mutex *lock, unsigned int sub,
+				 unsigned long ip)
 {
 	struct task_struct *me = current;
 
-	if (likely(rt_mutex_cmpxchg_acquire(lock, me)))
+	if (likely(rt_mutex_cmpxchg_acquire(lock, me))) {
+		lock_acquire(&lock->dep_map, sub, 0, 0, 1, NULL, ip);
 		return;
+	}
 	if (unlikely(rt_mutex_owner(lock) == me)) {
 		/* Waiting would never end: report, and count the nesting
 		 * so that the matching unlock leaves the lock held. */
@@ -360,13 +369,21 @@ static void rt_mutex_lock_common(struct rt_mutex *lock)
 		lock->depth++;
 		return;
 	}
+	/* Before waiting: an order that can deadlock is reported first. */
+	lock_acquire(&lock->dep_map, sub, 0, 0, 1, NULL, ip);
 	rt_mutex_lock_slow(lock, me);
+}
+
+void rt_mutex_lock_nested(struct rt_mutex *lock, unsigned int subclass)
+{
+	might_sleep();
+	rt_mutex_lock_common(lock, subclass, RET_IP);
 }
 
 void rt_mutex_lock(struct rt_mutex *lock)
 {
 	might_sleep();
-	rt_mutex_lock_common(lock);
+	rt_mutex_lock_common(lock, 0, RET_IP);
 }
 
 void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock)
@@ -378,7 +395,7 @@ void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock)
 				<< MIGHT_RESCHED_RCU_SHIFT);
 #endif
 	might_resched();
-	rt_mutex_lock_common(lock);
+	rt_mutex_lock_common(lock, 0, RET_IP); /* its map is untracked */
 }
 
 int rt_mutex_trylock(struct rt_mutex *lock)
@@ -386,7 +403,10 @@ int rt_mutex_trylock(struct rt_mutex *lock)
 	/* An interrupt would take the lock for the task it interrupted. */
 	if (WARN_ON_ONCE(!in_task()))
 		return 0;
-	return rt_mutex_cmpxchg_acquire(lock, current);
+	if (!rt_mutex_cmpxchg_acquire(lock, current))
+		return 0;
+	lock_acquire(&lock->dep_map, 0, 1, 0, 1, NULL, RET_IP);
+	return 1;
 }
 
 int pk_rt_mutex_trylock_any(struct rt_mutex *lock)
@@ -407,6 +427,7 @@ void rt_mutex_unlock(struct rt_mutex *lock)
 		lock->depth--;
 		return;
 	}
+	lock_release(&lock->dep_map, RET_IP);
 	if (likely(__atomic_compare_exchange_n(&lock->owner, &mine, 0, false,
 					       __ATOMIC_RELEASE,
 					       __ATOMIC_RELAXED)))

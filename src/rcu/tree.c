@@ -359,7 +359,7 @@ void __pk_rcu_read_lock_slow(void)
 		/* A vCPU: learn the machine's flavour once, then go fast. */
 		pk_rcu_thread_mode = pk_rcu_preemptible() ? PK_RCU_MODE_PREEMPT
 							  : PK_RCU_MODE_SCHED;
-		rcu_read_lock();
+		__rcu_read_lock(); /* the caller records it */
 		return;
 	}
 	if (pk_rcu_nesting == 0)
@@ -387,7 +387,7 @@ void __pk_rcu_read_unlock_slow(void)
 		/* Locked before this thread learned its mode: cannot be. */
 		pk_rcu_thread_mode = pk_rcu_preemptible() ? PK_RCU_MODE_PREEMPT
 							  : PK_RCU_MODE_SCHED;
-		rcu_read_unlock();
+		__rcu_read_unlock();
 		return;
 	}
 	if (WARN_ON_ONCE(pk_rcu_nesting <= 0))

@@ -31,6 +31,7 @@
 #include <preempt/debug.h>
 #include <preempt/interrupt.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
 #include <preempt/preempt.h>
 #include <preempt/sched.h>
 #include <preempt/tracepoint.h>
@@ -644,8 +645,26 @@ static bool task_identity(int *pid, char comm[16], int *cpu)
 	return true;
 }
 
+bool (*pk_lockdep_user_hook)(struct task_struct *p);
+
+/*
+ * An interrupt returning to a task in user mode: the kernel's exit to user
+ * mode checks the locks held (a handler may have leaked one).  Signal
+ * context, the interrupted thread's task.
+ */
+static void irq_user_return(void)
+{
+	struct task_struct *p = pk_current ? pk_current : host_task;
+	bool (*user_check)(struct task_struct *) =
+		__atomic_load_n(&pk_lockdep_user_hook, __ATOMIC_RELAXED);
+
+	if (p && p->pk_in_user && lockdep_depth(p) && user_check)
+		user_check(p);
+}
+
 __attribute__((constructor)) static void install_irq_return_hook(void)
 {
+	pk_irq_user_return_hook = irq_user_return;
 	pk_irq_return_hook = irq_return_hook;
 	pk_irq_exit_hook = pk_nohz_irq_exit;
 	pk_identity_hook = task_identity;
@@ -653,7 +672,13 @@ __attribute__((constructor)) static void install_irq_return_hook(void)
 
 void enter_user(void)
 {
-	current->pk_in_user = 1;
+	struct task_struct *p = current;
+	bool (*user_check)(struct task_struct *) =
+		__atomic_load_n(&pk_lockdep_user_hook, __ATOMIC_RELAXED);
+
+	if (lockdep_depth(p) && user_check)
+		user_check(p);
+	p->pk_in_user = 1;
 }
 
 void exit_user(void)

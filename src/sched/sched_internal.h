@@ -164,6 +164,8 @@ extern const struct pk_task_mutex_ops *pk_task_mutex_ops;
  * layer above): reports @p's held locks; true if it had any to report.
  */
 extern bool (*pk_lockdep_exit_hook)(struct task_struct *p, const char *how);
+/* lockdep_sys_exit(): locks held on the way back to "user" code. */
+extern bool (*pk_lockdep_user_hook)(struct task_struct *p);
 bool pk_host_park(long long deadline_ns);
 void pk_timers_run(struct rq *rq);
 void pk_hrtimers_run(struct rq *rq);

@@ -36,6 +36,7 @@
 
 #include <preempt/bug.h>
 #include <preempt/irqflags.h>
+#include <preempt/lockdep.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 #include <preempt/workqueue.h>
@@ -308,14 +309,15 @@ static void pwq_dec(struct pool_workqueue *pwq, int color, bool active)
 		wake_up_all(&wq_done_wait);
 }
 
-static void report_leak(struct worker *w, work_func_t fn)
+static void report_leak(struct worker *w, work_func_t fn, int locks, int rcu)
 {
 	char sym[160];
 
 	pk_warn_kind(PK_REPORT_SCHED_ATOMIC,
 		     "BUG: workqueue leaked atomic, lock or RCU: %s[%d]\n"
-		     "     preempt=0x%08x workfn=%s",
-		     w->task->comm, w->task->pid, preempt_count(),
+		     "     preempt=0x%08x lock=%d->%d RCU=%d->%d workfn=%s",
+		     w->task->comm, w->task->pid, preempt_count(), locks,
+		     lockdep_depth(w->task), rcu, pk_rcu_preempt_depth(),
 		     pk_sym_str((unsigned long)fn, sym, sizeof(sym)));
 }
 
@@ -329,6 +331,7 @@ static void process_one_work(struct worker *w, struct work_struct *work,
 	struct pool_workqueue *pwq = work->pk_pwq;
 	int color = (data & WORK_STRUCT_PK_COLOR) ? 1 : 0;
 	work_func_t fn = work->func;
+	int locks, rcu;
 
 	list_del_init(&work->entry);
 	w->current_work = work;
@@ -341,9 +344,13 @@ static void process_one_work(struct worker *w, struct work_struct *work,
 	kick_pool(pool);
 	pk_unlock_irqrestore(&pool->lock, *flags);
 
+	locks = lockdep_depth(w->task);
+	rcu = pk_rcu_preempt_depth();
 	fn(work);
-	if (unlikely(preempt_count() || irqs_disabled())) {
-		report_leak(w, fn);
+	if (unlikely(preempt_count() || irqs_disabled() ||
+		     lockdep_depth(w->task) != locks ||
+		     pk_rcu_preempt_depth() != rcu)) {
+		report_leak(w, fn, locks, rcu);
 		preempt_count_set(0);
 		local_irq_enable();
 	}

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -56,6 +57,18 @@ enum fn {
 	F_fprintf,
 	F_vprintf,
 	F_vfprintf,
+	F_putchar,
+	F_putc,
+	F_fputc,
+	F_recv,
+	F_accept,
+	F_open,
+	F___open_2,
+	F___read_chk,
+	F___printf_chk,
+	F___fprintf_chk,
+	F___vprintf_chk,
+	F___vfprintf_chk,
 	F_malloc,
 	F_calloc,
 	F_realloc,
@@ -87,6 +100,18 @@ static const char *const fn_names[NR_FN] = {
 	"fprintf",
 	"vprintf",
 	"vfprintf",
+	"putchar",
+	"putc",
+	"fputc",
+	"recv",
+	"accept",
+	"open",
+	"__open_2",
+	"__read_chk",
+	"__printf_chk",
+	"__fprintf_chk",
+	"__vprintf_chk",
+	"__vfprintf_chk",
 	"malloc",
 	"calloc",
 	"realloc",
@@ -169,6 +194,30 @@ static int call_vfprintf(int fn, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = fn == F_vprintf ? vprintf(fmt, ap) : vfprintf(null_file, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* glibc's fortified entry points, called as _FORTIFY_SOURCE would. */
+extern int __open_2(const char *path, int flags);
+extern ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+extern int __printf_chk(int flag, const char *fmt, ...);
+extern int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
+extern int __vprintf_chk(int flag, const char *fmt, va_list ap);
+extern int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+
+static int sockfd[2] = {-1, -1};
+static volatile int nul_char;
+static int (*volatile put_char)(int c) = putchar;
+
+static int call_vfprintf_chk(int fn, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = fn == F___vprintf_chk ? __vprintf_chk(1, fmt, ap)
+				  : __vfprintf_chk(null_file, 1, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -260,6 +309,40 @@ static __attribute__((noinline)) void call_one(int fn)
 	case F_vprintf:
 	case F_vfprintf:
 		call_vfprintf(fn, empty);
+		break;
+	case F_putchar: /* by address: <stdio.h> inlines it as putc() */
+		put_char(nul_char);
+		break;
+	case F_putc:
+		putc(nul_char, null_file);
+		break;
+	case F_fputc:
+		fputc(nul_char, null_file);
+		break;
+	case F_recv: /* nothing to read, and told not to wait: still a bug */
+		(void)!recv(sockfd[0], &c, 1, MSG_DONTWAIT);
+		break;
+	case F_accept: /* not listening: fails at once, still a bug */
+		(void)!accept(sockfd[0], NULL, NULL);
+		break;
+	case F_open:
+		close(open("/dev/null", O_RDONLY));
+		break;
+	case F___open_2:
+		close(__open_2("/dev/null", O_RDONLY));
+		break;
+	case F___read_chk:
+		(void)!__read_chk(pipefd[0], &c, 1, 1);
+		break;
+	case F___printf_chk:
+		__printf_chk(1, empty);
+		break;
+	case F___fprintf_chk:
+		__fprintf_chk(null_file, 1, empty);
+		break;
+	case F___vprintf_chk:
+	case F___vfprintf_chk:
+		call_vfprintf_chk(fn, empty);
 		break;
 	case F_malloc: /* kept: a malloc()/free() pair would vanish */
 		p = malloc(16);
@@ -383,10 +466,25 @@ static int expected(enum preempt_model model, int ctx, int fn)
 static int got[NR_CTX][NR_FN];
 static bool named_caller[NR_CTX][NR_FN];
 
-/* printf(), fprintf(), vprintf(): may reach the library as v*printf(). */
+/* printf(), fprintf(), vprintf(): may reach the library as v*printf();
+ * the fortified ones too (ASan intercepts __fprintf_chk()). */
 static bool printf_family(int fn)
 {
-	return fn == F_printf || fn == F_fprintf || fn == F_vprintf;
+	return fn == F_printf || fn == F_fprintf || fn == F_vprintf ||
+	       fn == F___printf_chk || fn == F___fprintf_chk ||
+	       fn == F___vprintf_chk;
+}
+
+/* The v*printf() a printf_family() call may reach instead. */
+static int vprintf_reports(int fn)
+{
+	int n = 0;
+
+	for (int v = F_vprintf; v <= F_vfprintf; v++)
+		n += v != fn ? nr_reports[v] : 0;
+	for (int v = F___vprintf_chk; v <= F___vfprintf_chk; v++)
+		n += v != fn ? nr_reports[v] : 0;
+	return n;
 }
 
 static bool named(int fn)
@@ -409,14 +507,13 @@ static int run_matrix(void *arg)
 			/* <stdio.h> inlines vprintf() as vfprintf(stdout);
 			 * ASan's printf() calls the next vprintf(). */
 			if (printf_family(fn))
-				got[ctx][fn] +=
-					(fn != F_vprintf ? nr_reports[F_vprintf]
-							 : 0) +
-					nr_reports[F_vfprintf];
+				got[ctx][fn] += vprintf_reports(fn);
 			named_caller[ctx][fn] =
 				named(fn) ||
 				(printf_family(fn) &&
-				 (named(F_vprintf) || named(F_vfprintf)));
+				 (named(F_vprintf) || named(F_vfprintf) ||
+				  named(F___vprintf_chk) ||
+				  named(F___vfprintf_chk)));
 		}
 	while (!kthread_should_stop())
 		msleep(1);
@@ -696,7 +793,8 @@ static int group_setup(void **state)
 
 	(void)state;
 	null_file = fopen("/dev/null", "w");
-	if (!null_file || pipe(pipefd) || sem_init(&sem, 0, 0))
+	if (!null_file || pipe(pipefd) || sem_init(&sem, 0, 0) ||
+	    socketpair(AF_UNIX, SOCK_STREAM, 0, sockfd))
 		return -1;
 	/* Enough for every read() of the matrix, never blocking. */
 	fcntl(pipefd[1], F_SETPIPE_SZ, 1 << 16);

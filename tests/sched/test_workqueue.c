@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <preempt/delay.h>
+#include <preempt/mutex.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 #include <preempt/workqueue.h>
@@ -540,6 +541,32 @@ static void leaked_atomic_is_reported(void **state)
 	assert_report_contains("workqueue leaked atomic");
 }
 
+#if CONFIG_LOCKDEP
+/* A lock left held by an item: the same report, with the depths. */
+static DEFINE_MUTEX(leaked_mutex);
+
+static void lock_leaking_item(struct work_struct *work)
+{
+	(void)work;
+	mutex_lock(&leaked_mutex);
+}
+
+static void leaked_lock_is_reported(void **state)
+{
+	struct work_struct w;
+
+	(void)state;
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	INIT_WORK(&w, lock_leaking_item);
+	assert_true(queue_work(system_wq, &w));
+	flush_work(&w);
+	pk_report_flush();
+	assert_true(captured.nr >= 1);
+	assert_report_contains("workqueue leaked atomic, lock or RCU");
+	assert_report_contains(" lock=0->1 RCU=0->0 workfn=lock_leaking_item");
+}
+#endif
+
 #define T(fn)                                                                  \
 	cmocka_unit_test_setup_teardown(fn, capture_setup, machine_teardown)
 
@@ -565,6 +592,9 @@ int main(void)
 		T(queue_without_machine_is_refused),
 		T(queue_from_softirq),
 		T(leaked_atomic_is_reported),
+#if CONFIG_LOCKDEP /* only the validator counts held locks */
+		T(leaked_lock_is_reported),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

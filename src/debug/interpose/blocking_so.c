@@ -9,6 +9,8 @@
  * definitions would replace libc's in every program linking it.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+
 #include "../blocking.h"
 #include "../blocking_sigs.h"
 
@@ -22,6 +24,46 @@
 	}
 
 PK_BLOCKING_SLEEPER_SIGS(PK_BLK_PLAIN)
+PK_BLOCKING_MORE_SIGS(PK_BLK_PLAIN)
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	pk_blocking_check(PK_BLK_open, PK_RET_IP);
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return PK_BLK_REAL(open)(path, flags, mode);
+}
+
+int __printf_chk(int flag, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	pk_blocking_check(PK_BLK___printf_chk, PK_RET_IP);
+	va_start(ap, fmt);
+	n = PK_BLK_REAL(__vfprintf_chk)(stdout, flag, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	pk_blocking_check(PK_BLK___fprintf_chk, PK_RET_IP);
+	va_start(ap, fmt);
+	n = PK_BLK_REAL(__vfprintf_chk)(f, flag, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 int printf(const char *fmt, ...)
 {

@@ -24,9 +24,18 @@
 #define PK_ALLOC_SIGS(W) PK_BLOCKING_ALLOC_SIGS(W) W(void, free, (void *p), (p))
 #endif
 
+/* The variadic ones, written out by hand in the wrappers. */
+#define PK_VARIADIC_SIGS(W)                                                    \
+	W(int, open, (const char *path, int flags, ...), ())                   \
+	W(int, __printf_chk, (int flag, const char *fmt, ...), ())             \
+	W(int, __fprintf_chk, (FILE * f, int flag, const char *fmt, ...), ())
+
 PK_BLOCKING_SLEEPER_SIGS(PK_REAL_DECL)
+PK_BLOCKING_MORE_SIGS(PK_REAL_DECL)
+PK_VARIADIC_SIGS(PK_REAL_DECL)
 PK_ALLOC_SIGS(PK_REAL_DECL)
 
 extern void (*const pk_blocking_static_refs[])(void);
 void (*const pk_blocking_static_refs[])(void) = {
-	PK_BLOCKING_SLEEPER_SIGS(PK_REAL_REF) PK_ALLOC_SIGS(PK_REAL_REF)};
+	PK_BLOCKING_SLEEPER_SIGS(PK_REAL_REF) PK_BLOCKING_MORE_SIGS(PK_REAL_REF)
+		PK_VARIADIC_SIGS(PK_REAL_REF) PK_ALLOC_SIGS(PK_REAL_REF)};
