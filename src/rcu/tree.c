@@ -48,6 +48,7 @@
 #include "rcu_internal.h"
 
 #define PK_RCU_EXP_IRQ 57 /* the expedited grace period's IPI */
+#define PK_RCU_NMI_IRQ 58 /* a stall's NMI backtrace of a CPU */
 #define HOST_RDP (&rcu_data[PK_NR_CPUS])
 #define ULONG_CMP_GE(a, b) ((long)((a) - (b)) >= 0)
 #define ULONG_CMP_LT(a, b) ((long)((a) - (b)) < 0)
@@ -77,6 +78,7 @@ struct rcu_data {
 	unsigned long ticks_this_gp;
 	struct task_struct *rcuc;
 	int rcuc_work;
+	int nmi_dump; /* a stall report asked for this CPU's backtrace */
 } __attribute__((aligned(64)));
 
 static struct rcu_data rcu_data[PK_NR_CPUS + 1];
@@ -556,6 +558,16 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 		return;
 	if (nesting > 0 && pk_rcu_preemptible() &&
 	    !(prev->pk_rcu_blocked & BLOCKED_LIST)) {
+		/* For a stall report, which cannot walk a stack that is not
+		 * running; ends at the interrupted pc when preempted from an
+		 * interrupt's return. */
+		prev->pk_rcu_blocked_nr =
+			__atomic_load_n(&stall_timeout_ms, __ATOMIC_RELAXED) > 0
+				? pk_stack_capture_to_signal(
+					  prev->pk_rcu_blocked_ips,
+					  (int)(sizeof(prev->pk_rcu_blocked_ips) /
+						sizeof(unsigned long)))
+				: 0;
 		pk_raw_lock(&rcu_state.lock);
 		prev->pk_rcu_blocked = BLOCKED_LIST;
 		list_add_tail(&prev->pk_rcu_node, &rcu_state.blkd);
@@ -841,6 +853,96 @@ static char task_state_char(const struct task_struct *t)
 	return s == TASK_RUNNING ? 'R' : s & TASK_UNINTERRUPTIBLE ? 'D' : 'S';
 }
 
+/*
+ * sched_show_task() of each reader that holds the grace period, with the
+ * stack it had when preempted (a switched-out stack is not walked here).
+ * Copied under the lock, symbolized after: libdw takes a host lock.
+ */
+static void print_blocked_tasks(struct pk_rbuf *buf)
+{
+	struct {
+		char comm[16];
+		char state;
+		int pid, prio, nr;
+		unsigned long ips[12];
+	} b[8];
+	struct task_struct *t, *tn;
+	unsigned long flags;
+	int n = 0, more = 0;
+
+	local_irq_save(flags);
+	pk_raw_lock(&rcu_state.lock);
+	list_for_each_entry_safe(t, tn, &rcu_state.blkd, pk_rcu_node)
+	{
+		if (!(t->pk_rcu_blocked & BLOCKED_GP))
+			continue;
+		if (n == (int)(sizeof(b) / sizeof(b[0]))) {
+			more++;
+			continue;
+		}
+		memcpy(b[n].comm, t->comm, sizeof(b[n].comm));
+		b[n].comm[sizeof(b[n].comm) - 1] = 0;
+		b[n].state = task_state_char(t);
+		b[n].pid = t->pid;
+		b[n].prio = t->prio;
+		b[n].nr = t->pk_rcu_blocked_nr;
+		memcpy(b[n].ips, t->pk_rcu_blocked_ips, sizeof(b[n].ips));
+		n++;
+	}
+	pk_raw_unlock(&rcu_state.lock);
+	local_irq_restore(flags);
+	for (int i = 0; i < n; i++) {
+		pk_rbuf_printf(buf,
+			       "task:%-15.15s state:%c pid:%-5d prio:%d "
+			       "(preempted in a reader)\n",
+			       b[i].comm, b[i].state, b[i].pid, b[i].prio);
+		if (b[i].nr)
+			pk_rbuf_trace(buf, b[i].ips, b[i].nr);
+	}
+	if (more)
+		pk_rbuf_printf(buf, "... and %d more blocked readers\n", more);
+}
+
+/*
+ * rcu_dump_cpu_stacks(): each stalled vCPU prints its own backtrace from
+ * an NMI, which lands even where interrupts are off (a report of its own,
+ * deferred as every report from a handler is).
+ */
+static void nmi_backtrace_stalled(int ncpus)
+{
+	int self = raw_smp_processor_id();
+
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		if (cpu == self || !__atomic_load_n(&rcu_data[cpu].qs_pending,
+						    __ATOMIC_ACQUIRE))
+			continue;
+		__atomic_store_n(&rcu_data[cpu].nmi_dump, 1, __ATOMIC_SEQ_CST);
+		irq_raise(PK_RCU_NMI_IRQ, pk_vcpu_irq_cpu(cpu));
+	}
+}
+
+static irqreturn_t rcu_nmi_backtrace(int irq, void *dev)
+{
+	struct rcu_data *rdp = this_rdp();
+	struct pk_rbuf buf = {0};
+	char comm[16];
+
+	(void)irq;
+	(void)dev;
+	if (rdp == HOST_RDP ||
+	    !__atomic_exchange_n(&rdp->nmi_dump, 0, __ATOMIC_SEQ_CST))
+		return IRQ_NONE;
+	pk_current_comm(comm);
+	pk_rbuf_printf(&buf, "NMI backtrace for cpu %d\n",
+		       raw_smp_processor_id());
+	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
+		       raw_smp_processor_id(), pk_current_pid(), comm,
+		       pk_taint_str(), preempt_model_str(preempt_model()));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_RCU_STALL, NULL, 0, &buf);
+	return IRQ_HANDLED;
+}
+
 static void print_stall(long elapsed_ms, unsigned long host_target)
 {
 	struct pk_rbuf buf = {0};
@@ -896,26 +998,19 @@ static void print_stall(long elapsed_ms, unsigned long host_target)
 		    !rq)
 			continue;
 		curr = __atomic_load_n(&rq->curr, __ATOMIC_ACQUIRE);
+		pk_rbuf_printf(&buf, "Sending NMI from CPU %d to CPUs %d:\n",
+			       raw_smp_processor_id(), cpu);
 		pk_rbuf_printf(&buf, "Task dump for CPU %d:\n", cpu);
 		pk_rbuf_printf(&buf,
 			       "task:%-15.15s state:%c pid:%-5d prio:%d\n",
 			       curr->comm, task_state_char(curr), curr->pid,
 			       curr->prio);
 	}
-	local_irq_save(flags);
-	pk_raw_lock(&rcu_state.lock);
-	list_for_each_entry_safe(t, tn, &rcu_state.blkd,
-				 pk_rcu_node) if (t->pk_rcu_blocked &
-						  BLOCKED_GP)
-		pk_rbuf_printf(&buf,
-			       "task:%-15.15s state:%c pid:%-5d "
-			       "prio:%d (preempted in a reader)\n",
-			       t->comm, task_state_char(t), t->pid, t->prio);
-	pk_raw_unlock(&rcu_state.lock);
-	local_irq_restore(flags);
+	print_blocked_tasks(&buf);
 	pk_rbuf_backtrace(&buf);
 	STAT_INC(stalls);
 	pk_report_emit(PK_REPORT_RCU_STALL, NULL, 0, &buf);
+	nmi_backtrace_stalled(ncpus);
 }
 
 /* ---- RCU_BOOST (rt) ---- */
@@ -1361,6 +1456,9 @@ static void rcu_boot(bool started)
 	if (request_irq(PK_RCU_EXP_IRQ, rcu_exp_handler,
 			IRQF_SHARED | IRQF_NO_THREAD, "rcu_exp", rcu_data))
 		BUG();
+	if (request_nmi(PK_RCU_NMI_IRQ, rcu_nmi_backtrace, 0, "rcu_nmi_bt",
+			rcu_data))
+		BUG();
 	for (int cpu = 0; rcu_state.use_rcuc && cpu < n; cpu++) {
 		struct task_struct *k = kthread_create(
 			rcuc_kthread, &rcu_data[cpu], "rcuc/%d", cpu);
@@ -1434,6 +1532,7 @@ static void rcu_shutdown(void)
 		rcu_data[cpu].rcuc = NULL;
 	}
 	free_irq(PK_RCU_EXP_IRQ, rcu_data);
+	free_nmi(PK_RCU_NMI_IRQ, rcu_data);
 	adopt_orphan_cbs();
 	for (int cpu = 0; cpu < PK_NR_CPUS; cpu++) {
 		rcu_data[cpu].qs_pending = 0;

@@ -311,6 +311,27 @@ static void synchronize_rcu_from_atomic(void **state)
 
 /* ---- stall warnings ---- */
 
+static bool reports_have(const char *needle)
+{
+	bool found;
+
+	pk_report_flush();
+	while (__atomic_exchange_n(&all.lock, 1, __ATOMIC_ACQUIRE))
+		;
+	found = strstr(all.text, needle) != NULL;
+	__atomic_store_n(&all.lock, 0, __ATOMIC_RELEASE);
+	return found;
+}
+
+/* The stalled CPU's NMI backtrace, while it still spins in the reader. */
+static void wait_nmi_backtrace(void)
+{
+	long deadline = now_ms() + 10000;
+
+	while (!reports_have("NMI backtrace for cpu ") && now_ms() < deadline)
+		usleep(1000);
+}
+
 /* A reader that never leaves on its own, and a grace period waiting. */
 static void stall(enum preempt_model model, const char *flavour_line,
 		  const char *who)
@@ -329,6 +350,7 @@ static void stall(enum preempt_model model, const char *flavour_line,
 	deadline = now_ms() + 10000;
 	while (pk_rcu_stats().stalls == stalls0 && now_ms() < deadline)
 		usleep(1000);
+	wait_nmi_backtrace();
 	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
 	assert_int_equal(kthread_stop(r), 0);
 	synchronize_rcu();
@@ -347,6 +369,12 @@ static void stall_of_a_cpu_in_a_reader(void **state)
 	      "-....: (");
 	assert_reports("Task dump for CPU ");
 	assert_reports("task:stuck");
+	/* rcu_dump_cpu_stacks(): the stalled CPU's own backtrace, from an
+	 * NMI (preemption is off there), down to the spinning reader. */
+	assert_reports("Sending NMI from CPU ");
+	assert_reports("NMI backtrace for cpu ");
+	assert_reports("Comm: stuck");
+	assert_reports("hold_");
 }
 
 static void stall_of_a_preempt_rcu_cpu(void **state)
@@ -413,7 +441,9 @@ static void stall_of_a_blocked_task(void **state)
 	assert_reports("rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n"
 		       "rcu: \tTasks blocked on level-0 rcu_node (CPUs 0-1):");
 	assert_reports(pid);
-	assert_reports("(preempted in a reader)");
+	/* sched_show_task(): where the reader was preempted. */
+	assert_reports("(preempted in a reader)\nCall Trace:\n");
+	assert_reports("preempted_stuck");
 }
 
 /* ---- RCU_BOOST ---- */
