@@ -46,6 +46,12 @@ int pk_stack_capture(unsigned long *out, int max, unsigned long from);
  * scheduler, which may run on the stack of an interrupt's return.
  */
 int pk_stack_capture_to_signal(unsigned long *out, int max);
+/*
+ * @entry is a signal handler: an unwind from a signal that interrupted it
+ * at its first instruction goes on to what it was delivered over.  Task
+ * context, at set-up.
+ */
+void pk_unwind_note_handler(void *entry);
 /* "Call Trace:" and @n frames captured earlier (any context). */
 void pk_rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n);
 

@@ -294,6 +294,30 @@ static void rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n)
 		rbuf_frame(buf, frames[i], true, true);
 }
 
+/*
+ * The library's signal handlers' entries.  A signal that comes while
+ * another is being delivered interrupts that one at its first
+ * instruction, where the unwind tables are exact: the walk steps out of
+ * it to the code the first signal interrupted.
+ */
+static unsigned long handler_entries[8];
+static int nr_handler_entries;
+
+void pk_unwind_note_handler(void *entry)
+{
+	if (nr_handler_entries <
+	    (int)(sizeof(handler_entries) / sizeof(handler_entries[0])))
+		handler_entries[nr_handler_entries++] = (unsigned long)entry;
+}
+
+static bool is_handler_entry(unsigned long ip)
+{
+	for (int i = 0; i < nr_handler_entries; i++)
+		if (handler_entries[i] == ip)
+			return true;
+	return false;
+}
+
 struct unwind_walk {
 	unsigned long *frames;
 	int max, n;
@@ -315,8 +339,9 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
 	 * may be anywhere (a PLT stub, the lazy binder, a prologue), and an
 	 * unwind step through it has read a string as a return address.
 	 */
-	return interrupted && w->stop_at_signal ? _URC_END_OF_STACK
-						: _URC_NO_REASON;
+	return interrupted && w->stop_at_signal && !is_handler_entry(ip)
+		       ? _URC_END_OF_STACK
+		       : _URC_NO_REASON;
 }
 
 /*

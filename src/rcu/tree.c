@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,12 @@ struct rcu_data {
 	struct task_struct *rcuc;
 	int rcuc_work;
 	int nmi_dump; /* a stall report asked for this CPU's backtrace */
+	/*
+	 * The kernel's dynticks counter, simplified: bit 0 while the vCPU
+	 * sleeps in idle, plus 2 per batch of handlers running on it.
+	 * Exactly 1: asleep in idle, in no handler, so in no reader.
+	 */
+	int eqs;
 } __attribute__((aligned(64)));
 
 static struct rcu_data rcu_data[PK_NR_CPUS + 1];
@@ -107,6 +114,7 @@ static struct {
 static DECLARE_WAIT_QUEUE_HEAD(gp_wq);	       /* grace period ended */
 static DECLARE_WAIT_QUEUE_HEAD(gp_kthread_wq); /* work for the kthread */
 static DEFINE_MUTEX(exp_mutex);
+static DEFINE_MUTEX(gp_mutex); /* one driver of normal grace periods */
 static pthread_mutex_t nomachine_gp_lock = PTHREAD_MUTEX_INITIALIZER;
 static enum pk_rcu_flavour boot_flavour = PK_RCU_FLAVOUR_AUTO;
 static long stall_timeout_ms = 21000;
@@ -1062,6 +1070,30 @@ static bool all_cpus_quiescent(void)
 	return true;
 }
 
+/*
+ * rcu_implicit_dynticks_qs(): a vCPU found asleep in idle, in no handler,
+ * after the grace period began holds no reader that began before it, and
+ * any reader it starts later sees what the updater did before it: it
+ * owes nothing, and is not woken to say so.
+ */
+static bool rcu_eqs_quiescent(int cpu)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&rcu_data[cpu].eqs, __ATOMIC_SEQ_CST) == 1;
+}
+
+/* @pending: the offset of qs_pending or exp_pending in struct rcu_data. */
+static void scan_eqs(size_t pending)
+{
+	for (int cpu = 0; cpu < rcu_state.ncpus; cpu++) {
+		int *p = (int *)((char *)&rcu_data[cpu] + pending);
+
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) &&
+		    rcu_eqs_quiescent(cpu))
+			__atomic_store_n(p, 0, __ATOMIC_RELEASE);
+	}
+}
+
 static void gp_start(void)
 {
 	unsigned long flags;
@@ -1120,10 +1152,11 @@ static void run_gp(void)
 
 	gp_start();
 	host_target = host_gp_begin();
-	/* The kthread itself is in no reader: its CPU is quiescent. */
+	/* The driver itself is in no reader: its CPU is quiescent. */
 	rcu_cond_resched_qs();
-	/* Ask the others now rather than at their next tick (idle ones
-	 * answer at once), as the kernel's force-quiescent-state scan. */
+	scan_eqs(offsetof(struct rcu_data, qs_pending));
+	/* Ask the others now rather than at their next tick, as the
+	 * kernel's force-quiescent-state scan. */
 	for (int cpu = 0; cpu < rcu_state.ncpus; cpu++)
 		if (__atomic_load_n(&rcu_data[cpu].qs_pending,
 				    __ATOMIC_ACQUIRE))
@@ -1146,8 +1179,13 @@ static void run_gp(void)
 			    __atomic_load_n(&boost_delay_ms, __ATOMIC_RELAXED) *
 				    1000000L)
 			boost_blocked_readers();
-		schedule_timeout_uninterruptible(1);
+		if (current == rcu_state.gp_kthread)
+			schedule_timeout_uninterruptible(1);
+		else
+			pk_rcu_poll_pause(); /* a caller drives it
+						(gp_by_caller) */
 		rcu_cond_resched_qs();
+		scan_eqs(offsetof(struct rcu_data, qs_pending));
 	}
 	gp_end();
 }
@@ -1172,8 +1210,12 @@ static int rcu_gp_kthread(void *arg)
 		wait_event_timeout(gp_kthread_wq, gp_kthread_has_work(),
 				   pk_machine_hz() / 10 + 1);
 		drain_nmi_cbs();
-		if (gp_needed())
-			run_gp();
+		if (gp_needed()) {
+			mutex_lock(&gp_mutex);
+			if (gp_needed())
+				run_gp();
+			mutex_unlock(&gp_mutex);
+		}
 		local_bh_disable();
 		invoke_host_cbs();
 		local_bh_enable();
@@ -1197,6 +1239,47 @@ static void gp_nomachine(void)
 	pthread_mutex_unlock(&nomachine_gp_lock);
 }
 
+/* Could a grace period end without waking anything?  Racy: a hint. */
+static bool others_asleep(void)
+{
+	int self = pk_this_rq ? pk_this_rq->cpu : -1, n = num_online_cpus();
+
+	if (!list_empty(&rcu_state.blkd) ||
+	    host_readers_blocking(
+		    __atomic_load_n(&rcu_state.host_ctr, __ATOMIC_SEQ_CST) + 1))
+		return false;
+	for (int cpu = 0; cpu < n; cpu++)
+		if (cpu != self && !rcu_eqs_quiescent(cpu))
+			return false;
+	return true;
+}
+
+/*
+ * synchronize_rcu() on an idle machine: the caller drives the grace period
+ * itself, as liburcu's updaters do, instead of waking the kthread and
+ * being woken by it (two host wake-ups, where the grace period itself
+ * takes a scan).  Only when no grace period runs or is asked for and every
+ * other vCPU sleeps in idle; if one wakes meanwhile, the caller still
+ * finishes the grace period, polling.
+ */
+static bool gp_by_caller(unsigned long cookie)
+{
+	bool done;
+
+	if ((gp_seq_load() & 1) || gp_needed() || !others_asleep() ||
+	    !mutex_trylock(&gp_mutex))
+		return false;
+	if (!(gp_seq_load() & 1) && !gp_needed() &&
+	    !poll_state_synchronize_rcu(cookie))
+		run_gp();
+	mutex_unlock(&gp_mutex);
+	done = poll_state_synchronize_rcu(cookie);
+	/* What the kthread would have done after it: host callbacks. */
+	if (gp_kthread_has_work())
+		wake_up(&gp_kthread_wq);
+	return done;
+}
+
 static void check_sleepable(void)
 {
 	RCU_LOCKDEP_WARN(rcu_read_lock_held(),
@@ -1214,7 +1297,10 @@ void synchronize_rcu(void)
 		gp_nomachine();
 		return;
 	}
-	cookie = start_poll_synchronize_rcu();
+	cookie = rcu_seq_snap();
+	if (gp_by_caller(cookie))
+		return;
+	request_gp(cookie);
 	wait_event(gp_wq, poll_state_synchronize_rcu(cookie));
 }
 
@@ -1405,6 +1491,7 @@ void synchronize_rcu_expedited(void)
 	local_irq_restore(flags);
 	host_target = host_gp_begin();
 	rcu_cond_resched_qs();
+	scan_eqs(offsetof(struct rcu_data, exp_pending));
 	for (int round = 0; !exp_done(host_target); round++) {
 		if (round % 64 == 0)
 			exp_kick_cpus();
@@ -1543,6 +1630,34 @@ static void rcu_shutdown(void)
 	rcu_state.gp_seq_needed = rcu_state.gp_seq;
 }
 
+/*
+ * ct_idle_enter()/exit(): the fences order the readers before the sleep
+ * before the mark, and the mark before the readers after it, against a
+ * grace period that finds the mark (rcu_eqs_quiescent()).
+ */
+static void rcu_idle_eqs(bool enter)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	if (rdp == HOST_RDP)
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rdp->eqs, enter ? 1 : -1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* ct_irq_enter()/exit(): a handler on an idle vCPU may read. */
+static void rcu_irq(int delta)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	if (rdp == HOST_RDP)
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rdp->eqs, 2 * delta, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* rcu_needs_cpu(): callbacks wait here, so this CPU's tick must run. */
 static bool rcu_needs_cpu(void)
 {
@@ -1561,6 +1676,8 @@ static const struct pk_rcu_sched_hooks rcu_hooks = {
 	/* Idle is a quiescent state, and the idle loop is outside readers. */
 	.idle = rcu_cond_resched_qs,
 	.needs_cpu = rcu_needs_cpu,
+	.idle_eqs = rcu_idle_eqs,
+	.irq = rcu_irq,
 };
 
 __attribute__((constructor)) static void rcu_init(void)

@@ -648,6 +648,7 @@ __attribute__((constructor)) static void install_irq_return_hook(void)
 {
 	pk_irq_return_hook = irq_return_hook;
 	pk_irq_exit_hook = pk_nohz_irq_exit;
+	pk_irq_rcu_hook = pk_irq_rcu;
 	pk_identity_hook = task_identity;
 }
 

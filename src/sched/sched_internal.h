@@ -138,6 +138,7 @@ void pk_resched_curr(struct rq *rq, bool lazy);
 void pk_idle_loop(struct rq *rq);
 void pk_nohz_kick(struct rq *rq);
 void pk_nohz_irq_exit(void *owner);
+void pk_irq_rcu(void *owner, int delta);
 bool pk_nohz_enabled(void);
 void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
@@ -195,6 +196,10 @@ void pk_smp_call_ipi(void);
  * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs())
  * @idle: in the idle loop before it sleeps, task context: a quiescent state
  * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
+ * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep,
+ *            false just after it (the kernel's ct_idle_enter()/exit())
+ * @irq: around each batch of interrupt (or NMI) handlers on a vCPU,
+ *       signal context: +1 before, -1 after
  */
 struct pk_rcu_sched_hooks {
 	void (*boot)(bool started);
@@ -204,6 +209,8 @@ struct pk_rcu_sched_hooks {
 	void (*qs)(void);
 	void (*idle)(void);
 	bool (*needs_cpu)(void);
+	void (*idle_eqs)(bool enter);
+	void (*irq)(int delta);
 };
 extern const struct pk_rcu_sched_hooks *pk_rcu_hooks;
 

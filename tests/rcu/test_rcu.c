@@ -236,6 +236,39 @@ static void expedited_waits_for_host_thread_reader(void **state)
 	pthread_join(t, NULL);
 }
 
+/*
+ * A reader in an interrupt handler on an idle vCPU: the idle vCPU is
+ * quiescent without being asked only while it runs no handler (the
+ * kernel's dynticks: ct_irq_enter()), and the updater, a thread on an
+ * otherwise idle machine, drives its grace period itself.
+ */
+static struct hold *irq_hold;
+
+static irqreturn_t hold_in_irq(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	hold_section(irq_hold);
+	return IRQ_HANDLED;
+}
+
+static void synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+
+	boot_variant(v);
+	irq_hold = &h;
+	assert_int_equal(
+		request_irq(LINE, hold_in_irq, IRQF_NO_THREAD, "hold", &h), 0);
+	synchronize_rcu(); /* the machine settles */
+	usleep(50000);	   /* both vCPUs asleep in idle (wide margin) */
+	assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(1)), 0);
+	check_gp_waits(&h, synchronize_rcu, false);
+	free_irq(LINE, &h);
+	assert_int_equal(captured.nr, 0);
+}
+
 /* Without a machine: threads only, the caller drives the grace period. */
 static void synchronize_rcu_without_machine(void **state)
 {
@@ -710,6 +743,9 @@ int main(void)
 		ALL(synchronize_rcu_waits_for_host_thread_reader),
 		ALL(expedited_waits_for_host_thread_reader),
 		T(synchronize_rcu_without_machine, v_full),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_none),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_full),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_rt),
 		T(preempted_reader_blocks_gp, v_full),
 		T(preempted_reader_blocks_gp, v_lazy),
 		T(preempted_reader_blocks_gp, v_rt),
