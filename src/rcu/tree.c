@@ -604,11 +604,6 @@ static void rcu_sched_in(struct task_struct *prev, struct task_struct *next)
 	pk_rcu_special = next->pk_rcu_special;
 }
 
-static struct pk_switch_hook rcu_switch_hook = {
-	.sched_out = rcu_sched_out,
-	.sched_in = rcu_sched_in,
-};
-
 /* ---- PREEMPT_RCU: the outermost unlock of a special reader ---- */
 
 static void unboost(struct task_struct *t)
@@ -1667,7 +1662,9 @@ static bool rcu_needs_cpu(void)
 	       __atomic_load_n(&rdp->n_cbs, __ATOMIC_RELAXED);
 }
 
-static const struct pk_rcu_sched_hooks rcu_hooks = {
+const struct pk_rcu_sched_hooks pk_rcu_sched_ops = {
+	.sched_out = rcu_sched_out,
+	.sched_in = rcu_sched_in,
 	.boot = rcu_boot,
 	.shutdown = rcu_shutdown,
 	.tick = rcu_tick,
@@ -1683,7 +1680,4 @@ static const struct pk_rcu_sched_hooks rcu_hooks = {
 __attribute__((constructor)) static void rcu_init(void)
 {
 	open_softirq(RCU_SOFTIRQ, rcu_softirq);
-	if (pk_switch_hook_register(&rcu_switch_hook))
-		BUG();
-	pk_rcu_hooks = &rcu_hooks;
 }
