@@ -99,6 +99,64 @@ static void reader_context_per_flavour(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/* rcu_read_lock_bh_held() and _sched_held(), by the kind of section. */
+struct held_view {
+	int outside[2], bh[2], sched[2], rcu[2], irqs_off[2];
+};
+
+static void held_now(int out[2])
+{
+	out[0] = rcu_read_lock_bh_held();
+	out[1] = rcu_read_lock_sched_held();
+}
+
+static int held_task(void *arg)
+{
+	struct held_view *hv = arg;
+	unsigned long flags;
+
+	held_now(hv->outside);
+	rcu_read_lock_bh();
+	held_now(hv->bh);
+	rcu_read_unlock_bh();
+	rcu_read_lock_sched();
+	held_now(hv->sched);
+	rcu_read_unlock_sched();
+	rcu_read_lock();
+	held_now(hv->rcu);
+	rcu_read_unlock();
+	local_irq_save(flags);
+	held_now(hv->irqs_off);
+	local_irq_restore(flags);
+	return 0;
+}
+
+static void bh_and_sched_held_per_section(void **state)
+{
+	const struct variant *v = *state;
+	struct held_view hv;
+	struct task_struct *k;
+
+	memset(&hv, 0xff, sizeof(hv));
+	boot_variant(v);
+	k = kthread_run(held_task, &hv, "held");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(hv.outside[0], 0);
+	assert_int_equal(hv.outside[1], 0);
+	/* A bh-disabled section is also not preemptible (softirq count). */
+	assert_int_equal(hv.bh[0], 1);
+	assert_int_equal(hv.bh[1], 1);
+	assert_int_equal(hv.sched[0], 0);
+	assert_int_equal(hv.sched[1], 1);
+	assert_int_equal(hv.rcu[0], 0);
+	/* Only the non-preemptible flavour's reader disables preemption. */
+	assert_int_equal(hv.rcu[1], !expect_preempt_flavour(v));
+	assert_int_equal(hv.irqs_off[0], 1);
+	assert_int_equal(hv.irqs_off[1], 1);
+	assert_int_equal(captured.nr, 0);
+}
+
 /* The flavour is the boot's: a run-time model switch keeps it. */
 static void flavour_kept_across_model_switch(void **state)
 {
@@ -736,6 +794,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		ALL(reader_context_per_flavour),
 		T(flavour_kept_across_model_switch, v_none),
+		T(bh_and_sched_held_per_section, v_none),
+		T(bh_and_sched_held_per_section, v_full),
 		ALL(synchronize_rcu_waits_for_reader),
 		ALL(synchronize_rcu_waits_for_bh_reader),
 		ALL(synchronize_rcu_waits_for_sched_reader),
