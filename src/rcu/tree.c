@@ -86,9 +86,21 @@ struct rcu_data {
 	 * Exactly 1: asleep in idle, in no handler, so in no reader.
 	 */
 	int eqs;
+	/* The idle task that set the idle mark: a switch away from it (a
+	 * preemption at the enabling edge after the mark) lifts the mark
+	 * until it runs again.  This vCPU's thread only. */
+	struct task_struct *eqs_owner;
 } __attribute__((aligned(64)));
 
 static struct rcu_data rcu_data[PK_NR_CPUS + 1];
+
+/* The idle mark and the handler count, fenced (see rcu_eqs_quiescent()). */
+static void eqs_add(struct rcu_data *rdp, int delta)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rdp->eqs, delta, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 static struct {
 	int lock; /* raw; interrupts off while held */
@@ -564,6 +576,8 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 	(void)next;
 	if (rdp == HOST_RDP)
 		return;
+	if (unlikely(rdp->eqs_owner == prev))
+		eqs_add(rdp, -1); /* the next task may read */
 	if (nesting > 0 && pk_rcu_preemptible() &&
 	    !(prev->pk_rcu_blocked & BLOCKED_LIST)) {
 		/* For a stall report, which cannot walk a stack that is not
@@ -599,7 +613,11 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 
 static void rcu_sched_in(struct task_struct *prev, struct task_struct *next)
 {
+	struct rcu_data *rdp = this_rdp();
+
 	(void)prev;
+	if (rdp != HOST_RDP && unlikely(rdp->eqs_owner == next))
+		eqs_add(rdp, 1);
 	pk_rcu_nesting = next->rcu_read_lock_nesting;
 	pk_rcu_special = next->pk_rcu_special;
 }
@@ -1636,9 +1654,8 @@ static void rcu_idle_eqs(bool enter)
 
 	if (rdp == HOST_RDP)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_add_fetch(&rdp->eqs, enter ? 1 : -1, __ATOMIC_SEQ_CST);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rdp->eqs_owner = enter ? current : NULL;
+	eqs_add(rdp, enter ? 1 : -1);
 }
 
 /* ct_irq_enter()/exit(): a handler on an idle vCPU may read. */
@@ -1648,9 +1665,7 @@ static void rcu_irq(int delta)
 
 	if (rdp == HOST_RDP)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_add_fetch(&rdp->eqs, 2 * delta, __ATOMIC_SEQ_CST);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	eqs_add(rdp, 2 * delta);
 }
 
 /* rcu_needs_cpu(): callbacks wait here, so this CPU's tick must run. */
