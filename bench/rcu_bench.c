@@ -153,10 +153,22 @@ static double call_rate(enum preempt_model model)
 	return call_rate_result;
 }
 
+static void verdict(const char *target, const char *what, double ours,
+		    double anchor, const char *unit, double limit)
+{
+	double ratio = ours / anchor;
+
+	printf("@verdict target=%s; what=%s; ours=%.2f %s; anchor=%.2f %s; "
+	       "ratio=%.2f; verdict=%s\n",
+	       target, what, ours, unit, anchor, unit, ratio,
+	       ratio <= limit ? "met" : "missed");
+}
+
 int main(int argc, char **argv)
 {
 	struct result sched, preempt;
-	double host_pair, t0;
+	double host_pair, t0, memb_pair, qsbr_pair;
+	double sync_sched, sync_preempt, sync_memb, sync_qsbr;
 
 	if (argc > 1)
 		iters = atol(argv[1]);
@@ -170,6 +182,8 @@ int main(int argc, char **argv)
 		rcu_read_unlock();
 	}
 	host_pair = (now_ns() - t0) / (double)(iters / 10);
+	memb_pair = urcu_memb_read_pair_ns(iters);
+	qsbr_pair = urcu_qsbr_read_pair_ns(iters);
 	printf("read-side pair, ns:\n");
 	printf("  %-44s %8.2f\n", "preempt_disable+enable (task, none)",
 	       sched.preempt_pair);
@@ -179,27 +193,27 @@ int main(int argc, char **argv)
 	       preempt.rcu_pair);
 	printf("  %-44s %8.2f\n", "rcu_read_lock+unlock (thread, no vCPU)",
 	       host_pair);
-	printf("  %-44s %8.2f\n", "liburcu urcu-memb",
-	       urcu_memb_read_pair_ns(iters));
-	printf("  %-44s %8.2f\n", "liburcu urcu-qsbr",
-	       urcu_qsbr_read_pair_ns(iters));
+	printf("  %-44s %8.2f\n", "liburcu urcu-memb", memb_pair);
+	printf("  %-44s %8.2f\n", "liburcu urcu-qsbr", qsbr_pair);
 	printf("synchronize_rcu(), us per call (%d calls):\n", SYNC_ROUNDS);
-	printf("  %-44s %8.1f\n", "libpreempt sched flavour, idle",
-	       sync_us(PREEMPT_MODEL_NONE, synchronize_rcu, 0));
-	printf("  %-44s %8.1f\n", "libpreempt PREEMPT_RCU, idle",
-	       sync_us(PREEMPT_MODEL_FULL, synchronize_rcu, 0));
+	sync_sched = sync_us(PREEMPT_MODEL_NONE, synchronize_rcu, 0);
+	printf("  %-44s %8.1f\n", "libpreempt sched flavour, idle", sync_sched);
+	sync_preempt = sync_us(PREEMPT_MODEL_FULL, synchronize_rcu, 0);
+	printf("  %-44s %8.1f\n", "libpreempt PREEMPT_RCU, idle", sync_preempt);
+	printf("  %-44s %8.1f\n", "libpreempt sched flavour, 2 busy tasks",
+	       sync_us(PREEMPT_MODEL_NONE, synchronize_rcu, 2));
 	printf("  %-44s %8.1f\n", "libpreempt PREEMPT_RCU, 2 busy tasks",
 	       sync_us(PREEMPT_MODEL_FULL, synchronize_rcu, 2));
 	printf("  %-44s %8.1f\n", "libpreempt expedited, idle",
 	       sync_us(PREEMPT_MODEL_FULL, synchronize_rcu_expedited, 0));
 	printf("  %-44s %8.1f\n", "libpreempt expedited, 2 busy tasks",
 	       sync_us(PREEMPT_MODEL_FULL, synchronize_rcu_expedited, 2));
-	printf("  %-44s %8.1f\n", "liburcu urcu-memb, idle",
-	       urcu_memb_sync_us(SYNC_ROUNDS, 0));
+	sync_memb = urcu_memb_sync_us(SYNC_ROUNDS, 0);
+	printf("  %-44s %8.1f\n", "liburcu urcu-memb, idle", sync_memb);
 	printf("  %-44s %8.1f\n", "liburcu urcu-memb, 2 busy readers",
 	       urcu_memb_sync_us(SYNC_ROUNDS, 2));
-	printf("  %-44s %8.1f\n", "liburcu urcu-qsbr, idle",
-	       urcu_qsbr_sync_us(SYNC_ROUNDS, 0));
+	sync_qsbr = urcu_qsbr_sync_us(SYNC_ROUNDS, 0);
+	printf("  %-44s %8.1f\n", "liburcu urcu-qsbr, idle", sync_qsbr);
 	printf("  %-44s %8.1f\n", "liburcu urcu-qsbr, 2 busy readers",
 	       urcu_qsbr_sync_us(SYNC_ROUNDS, 2));
 	printf("call_rcu(), callbacks per second (%ld, then rcu_barrier()):\n",
@@ -212,5 +226,17 @@ int main(int argc, char **argv)
 	       urcu_memb_call_rate(CALLS));
 	printf("  %-44s %10.0f\n", "liburcu urcu-qsbr",
 	       urcu_qsbr_call_rate(CALLS));
+	/* Issue 14's goals; "the same" allows 10% (run-to-run noise). */
+	verdict("14.1",
+		"non-preemptible rcu_read_lock pair vs preempt_disable pair",
+		sched.rcu_pair, sched.preempt_pair, "ns", 1.10);
+	verdict("14.2", "PREEMPT_RCU read pair vs urcu-memb", preempt.rcu_pair,
+		memb_pair, "ns", 1.5);
+	verdict("14.3", "synchronize_rcu() idle, sched flavour, vs urcu-memb",
+		sync_sched, sync_memb, "us", 2.0);
+	verdict("14.3", "synchronize_rcu() idle, PREEMPT_RCU, vs urcu-memb",
+		sync_preempt, sync_memb, "us", 2.0);
+	verdict("14.3", "synchronize_rcu() idle, PREEMPT_RCU, vs urcu-qsbr",
+		sync_preempt, sync_qsbr, "us", 2.0);
 	return 0;
 }

@@ -11,7 +11,7 @@ directive is replaced by the run's data:
 
   {{facts}}           the machine, read at run time (BUILD_DIR/bench-facts.txt,
                       written by bench/run.sh before anything else runs)
-  {{verdicts}}        one row per target of issue 19, from the "@verdict"
+  {{verdicts}}        one row per target of issues 19 and 14 (RCU: 14.N), from the "@verdict"
                       lines of every BUILD_DIR/bench-*.txt (format: bench/run.sh)
   {{file NAME}}       BUILD_DIR/NAME as a code block, its "@" lines left out
 
@@ -35,6 +35,9 @@ TARGETS = {
     6: "contended locks: >= pthread_mutex throughput",
     7: "kmalloc from host threads scales like tasks",
     8: "latency: full/rt <= 1.5x host cyclictest avg",
+    "14.1": "RCU read side: non-preemptible = preempt_disable() pair",
+    "14.2": "RCU read side: PREEMPT_RCU <= 1.5x urcu-memb",
+    "14.3": "synchronize_rcu() idle <= 2x liburcu",
 }
 DIRECTIVE = re.compile(r"^\{\{(facts|verdicts|file [A-Za-z0-9_.-]+)\}\}$")
 
@@ -62,9 +65,9 @@ def verdicts(build):
             for line in f:
                 if line.startswith("@verdict "):
                     kv = parse_kv(line[len("@verdict "):].rstrip("\n"))
-                    try:
-                        t = int(kv.get("target", ""))
-                    except ValueError:
+                    t = kv.get("target", "")
+                    t = int(t) if t.isdigit() else t
+                    if t not in TARGETS:
                         continue
                     kv["source"] = name
                     rows.setdefault(t, []).append(kv)

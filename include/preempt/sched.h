@@ -124,6 +124,9 @@ struct task_struct {
 	int pk_rcu_blocked; /* PK_RCU_BLOCKED_* under the rcu state lock */
 	int pk_rcu_boosted;
 	struct list_head pk_rcu_node;
+	/* where it was preempted in its reader: for stall warnings */
+	int pk_rcu_blocked_nr;
+	unsigned long pk_rcu_blocked_ips[12];
 };
 
 /**

@@ -40,6 +40,20 @@ void pk_rbuf_backtrace(struct pk_rbuf *buf);
  * handler the walk ends at the interrupted context's pc.
  */
 int pk_stack_capture(unsigned long *out, int max, unsigned long from);
+/*
+ * pk_stack_capture(out, max, 0), but ending at the first signal frame
+ * (its interrupted pc included) in every context: for a capture in the
+ * scheduler, which may run on the stack of an interrupt's return.
+ */
+int pk_stack_capture_to_signal(unsigned long *out, int max);
+/*
+ * @entry is a signal handler: an unwind from a signal that interrupted it
+ * at its first instruction goes on to what it was delivered over.  Task
+ * context, at set-up.
+ */
+void pk_unwind_note_handler(void *entry);
+/* "Call Trace:" and @n frames captured earlier (any context). */
+void pk_rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n);
 
 /*
  * A WARN-style report ("cut here", @fmt, WARNING line naming the caller,

@@ -305,6 +305,30 @@ static void rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n)
 		rbuf_frame(buf, frames[i], true, true);
 }
 
+/*
+ * The library's signal handlers' entries.  A signal that comes while
+ * another is being delivered interrupts that one at its first
+ * instruction, where the unwind tables are exact: the walk steps out of
+ * it to the code the first signal interrupted.
+ */
+static unsigned long handler_entries[8];
+static int nr_handler_entries;
+
+void pk_unwind_note_handler(void *entry)
+{
+	if (nr_handler_entries <
+	    (int)(sizeof(handler_entries) / sizeof(handler_entries[0])))
+		handler_entries[nr_handler_entries++] = (unsigned long)entry;
+}
+
+static bool is_handler_entry(unsigned long ip)
+{
+	for (int i = 0; i < nr_handler_entries; i++)
+		if (handler_entries[i] == ip)
+			return true;
+	return false;
+}
+
 struct unwind_walk {
 	unsigned long *frames;
 	int max, n;
@@ -326,18 +350,20 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
 	 * may be anywhere (a PLT stub, the lazy binder, a prologue), and an
 	 * unwind step through it has read a string as a return address.
 	 */
-	return interrupted && w->stop_at_signal ? _URC_END_OF_STACK
-						: _URC_NO_REASON;
+	return interrupted && w->stop_at_signal && !is_handler_entry(ip)
+		       ? _URC_END_OF_STACK
+		       : _URC_NO_REASON;
 }
 
 /*
  * libgcc's unwinder, as backtrace() uses it, but stopping at the first
  * signal frame when called from one of the library's signal handlers.
  */
-static __attribute__((always_inline)) inline int unwind(unsigned long *frames,
-							int max)
+static __attribute__((always_inline)) inline int
+unwind(unsigned long *frames, int max, bool stop_at_signal)
 {
-	struct unwind_walk w = {frames, max, 0, pk_in_signal > 0};
+	struct unwind_walk w = {frames, max, 0,
+				stop_at_signal || pk_in_signal > 0};
 
 	pk_host_calls_enter();
 	_Unwind_Backtrace(unwind_one, &w);
@@ -351,7 +377,7 @@ __attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
 	unsigned long frames[MAX_FRAMES + 16];
 	/* Each step costs: no deeper than asked unless @from is searched. */
 	int want = from || max >= MAX_FRAMES + 16 ? MAX_FRAMES + 16 : max + 1;
-	int n = unwind(frames, want), i = 0, len;
+	int n = unwind(frames, want, false), i = 0, len;
 
 	if (from) {
 		while (i < n && frames[i] != from)
@@ -365,6 +391,30 @@ __attribute__((noinline)) int pk_stack_capture(unsigned long *out, int max,
 	for (int j = 0; j < len; j++)
 		out[j] = frames[i + j];
 	return len > 0 ? len : 0;
+}
+
+__attribute__((noinline)) int pk_stack_capture_to_signal(unsigned long *out,
+							 int max)
+{
+	unsigned long frames[MAX_FRAMES + 1];
+	int n = unwind(frames, max < MAX_FRAMES ? max + 1 : MAX_FRAMES + 1,
+		       true);
+
+	for (int i = 1; i < n; i++) /* past our own frame */
+		out[i - 1] = frames[i];
+	return n > 1 ? n - 1 : 0;
+}
+
+void pk_rbuf_trace(struct pk_rbuf *buf, const unsigned long *frames, int n)
+{
+	pk_rbuf_printf(buf, "Call Trace:\n");
+	if (!pk_report_deferred()) {
+		for (int i = 0; i < n; i++)
+			rbuf_frame(buf, frames[i], true, true);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		pk_rbuf_mark(buf, PK_MARK_TRACE, frames[i]);
 }
 
 void pk_rbuf_backtrace(struct pk_rbuf *buf)
@@ -487,5 +537,5 @@ __attribute__((constructor)) static void prime_unwinder(void)
 {
 	unsigned long warm[2];
 
-	unwind(warm, 2);
+	unwind(warm, 2, false);
 }

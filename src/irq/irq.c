@@ -89,6 +89,16 @@ __thread int pk_irq_soft_pending;
 void (*pk_irq_return_hook)(const void *uctx);
 void (*pk_irq_exit_hook)(void *owner);
 void (*pk_irq_user_return_hook)(void);
+void (*pk_irq_rcu_hook)(void *owner, int delta);
+
+static inline void irq_rcu_hook(struct pk_irq_cpu *c, int delta)
+{
+	void (*hook)(void *, int) =
+		__atomic_load_n(&pk_irq_rcu_hook, __ATOMIC_RELAXED);
+
+	if (hook && c->owner)
+		hook(c->owner, delta);
+}
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
 static __thread unsigned int irq_coalesced;
 
@@ -259,6 +269,7 @@ static void handle_pending(struct pk_irq_cpu *c, uint64_t *pending)
  */
 static void irq_dispatch(struct pk_irq_cpu *c)
 {
+	irq_rcu_hook(c, 1);
 	do {
 		pk_irq_soft_pending = 0;
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
@@ -273,6 +284,7 @@ static void irq_dispatch(struct pk_irq_cpu *c)
 		__pk_word_and(~HARDIRQ_DISABLE_MASK);
 		barrier();
 	} while (pk_irq_soft_pending);
+	irq_rcu_hook(c, -1);
 }
 
 void pk_irq_replay(void)
@@ -472,9 +484,11 @@ static void nmi_signal(int sig, siginfo_t *info, void *uctx)
 		pk_signal_enter();
 		/* NMIs run with interrupts disabled, as a CPU enters them. */
 		__preempt_count_add(HARDIRQ_DISABLE_OFFSET);
+		irq_rcu_hook(c, 1);
 		nmi_enter();
 		handle_pending(c, &c->nmi_pending);
 		nmi_exit();
+		irq_rcu_hook(c, -1);
 		pk_stat_inc(c, nmi);
 		__preempt_count_sub(HARDIRQ_DISABLE_OFFSET);
 		/* An interrupt deferred during the NMI is taken on its return.
@@ -512,6 +526,7 @@ static void install_handler(int sig, void (*fn)(int, siginfo_t *, void *),
 	}
 	if (sigaction(sig, &sa, NULL) != 0)
 		BUG();
+	pk_unwind_note_handler((void *)fn);
 }
 
 static void cpu_exit_destructor(void *arg)

@@ -59,6 +59,12 @@ extern void (*pk_irq_exit_hook)(void *owner);
 /* At the end of an outermost dispatch: the interrupted task may be in
  * "user" code (the sched layer's lockdep_sys_exit() check). */
 extern void (*pk_irq_user_return_hook)(void);
+/*
+ * Installed by the scheduler: around every batch of handlers (hardirq or
+ * NMI) on a CPU with a runqueue, @delta +1 before, -1 after (the kernel's
+ * ct_irq_enter()/ct_irq_exit(): RCU's view of an idle CPU).
+ */
+extern void (*pk_irq_rcu_hook)(void *owner, int delta);
 extern bool (*pk_task_stack_hook)(unsigned long *base, unsigned long *top);
 
 /* The SIGSEGV handler that reports a task stack overflow (irqstack.c). */

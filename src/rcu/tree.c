@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@
 #include "rcu_internal.h"
 
 #define PK_RCU_EXP_IRQ 57 /* the expedited grace period's IPI */
+#define PK_RCU_NMI_IRQ 58 /* a stall's NMI backtrace of a CPU */
 #define HOST_RDP (&rcu_data[PK_NR_CPUS])
 #define ULONG_CMP_GE(a, b) ((long)((a) - (b)) >= 0)
 #define ULONG_CMP_LT(a, b) ((long)((a) - (b)) < 0)
@@ -77,9 +79,28 @@ struct rcu_data {
 	unsigned long ticks_this_gp;
 	struct task_struct *rcuc;
 	int rcuc_work;
+	int nmi_dump; /* a stall report asked for this CPU's backtrace */
+	/*
+	 * The kernel's dynticks counter, simplified: bit 0 while the vCPU
+	 * sleeps in idle, plus 2 per batch of handlers running on it.
+	 * Exactly 1: asleep in idle, in no handler, so in no reader.
+	 */
+	int eqs;
+	/* The idle task that set the idle mark: a switch away from it (a
+	 * preemption at the enabling edge after the mark) lifts the mark
+	 * until it runs again.  This vCPU's thread only. */
+	struct task_struct *eqs_owner;
 } __attribute__((aligned(64)));
 
 static struct rcu_data rcu_data[PK_NR_CPUS + 1];
+
+/* The idle mark and the handler count, fenced (see rcu_eqs_quiescent()). */
+static void eqs_add(struct rcu_data *rdp, int delta)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rdp->eqs, delta, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 static struct {
 	int lock; /* raw; interrupts off while held */
@@ -105,6 +126,7 @@ static struct {
 static DECLARE_WAIT_QUEUE_HEAD(gp_wq);	       /* grace period ended */
 static DECLARE_WAIT_QUEUE_HEAD(gp_kthread_wq); /* work for the kthread */
 static DEFINE_MUTEX(exp_mutex);
+static DEFINE_MUTEX(gp_mutex); /* one driver of normal grace periods */
 static pthread_mutex_t nomachine_gp_lock = PTHREAD_MUTEX_INITIALIZER;
 static enum pk_rcu_flavour boot_flavour = PK_RCU_FLAVOUR_AUTO;
 static long stall_timeout_ms = 21000;
@@ -554,8 +576,20 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 	(void)next;
 	if (rdp == HOST_RDP)
 		return;
+	if (unlikely(rdp->eqs_owner == prev))
+		eqs_add(rdp, -1); /* the next task may read */
 	if (nesting > 0 && pk_rcu_preemptible() &&
 	    !(prev->pk_rcu_blocked & BLOCKED_LIST)) {
+		/* For a stall report, which cannot walk a stack that is not
+		 * running; ends at the interrupted pc when preempted from an
+		 * interrupt's return. */
+		prev->pk_rcu_blocked_nr =
+			__atomic_load_n(&stall_timeout_ms, __ATOMIC_RELAXED) > 0
+				? pk_stack_capture_to_signal(
+					  prev->pk_rcu_blocked_ips,
+					  (int)(sizeof(prev->pk_rcu_blocked_ips) /
+						sizeof(unsigned long)))
+				: 0;
 		pk_raw_lock(&rcu_state.lock);
 		prev->pk_rcu_blocked = BLOCKED_LIST;
 		list_add_tail(&prev->pk_rcu_node, &rcu_state.blkd);
@@ -579,15 +613,14 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 
 static void rcu_sched_in(struct task_struct *prev, struct task_struct *next)
 {
+	struct rcu_data *rdp = this_rdp();
+
 	(void)prev;
+	if (rdp != HOST_RDP && unlikely(rdp->eqs_owner == next))
+		eqs_add(rdp, 1);
 	pk_rcu_nesting = next->rcu_read_lock_nesting;
 	pk_rcu_special = next->pk_rcu_special;
 }
-
-static struct pk_switch_hook rcu_switch_hook = {
-	.sched_out = rcu_sched_out,
-	.sched_in = rcu_sched_in,
-};
 
 /* ---- PREEMPT_RCU: the outermost unlock of a special reader ---- */
 
@@ -841,6 +874,96 @@ static char task_state_char(const struct task_struct *t)
 	return s == TASK_RUNNING ? 'R' : s & TASK_UNINTERRUPTIBLE ? 'D' : 'S';
 }
 
+/*
+ * sched_show_task() of each reader that holds the grace period, with the
+ * stack it had when preempted (a switched-out stack is not walked here).
+ * Copied under the lock, symbolized after: libdw takes a host lock.
+ */
+static void print_blocked_tasks(struct pk_rbuf *buf)
+{
+	struct {
+		char comm[16];
+		char state;
+		int pid, prio, nr;
+		unsigned long ips[12];
+	} b[8];
+	struct task_struct *t, *tn;
+	unsigned long flags;
+	int n = 0, more = 0;
+
+	local_irq_save(flags);
+	pk_raw_lock(&rcu_state.lock);
+	list_for_each_entry_safe(t, tn, &rcu_state.blkd, pk_rcu_node)
+	{
+		if (!(t->pk_rcu_blocked & BLOCKED_GP))
+			continue;
+		if (n == (int)(sizeof(b) / sizeof(b[0]))) {
+			more++;
+			continue;
+		}
+		memcpy(b[n].comm, t->comm, sizeof(b[n].comm));
+		b[n].comm[sizeof(b[n].comm) - 1] = 0;
+		b[n].state = task_state_char(t);
+		b[n].pid = t->pid;
+		b[n].prio = t->prio;
+		b[n].nr = t->pk_rcu_blocked_nr;
+		memcpy(b[n].ips, t->pk_rcu_blocked_ips, sizeof(b[n].ips));
+		n++;
+	}
+	pk_raw_unlock(&rcu_state.lock);
+	local_irq_restore(flags);
+	for (int i = 0; i < n; i++) {
+		pk_rbuf_printf(buf,
+			       "task:%-15.15s state:%c pid:%-5d prio:%d "
+			       "(preempted in a reader)\n",
+			       b[i].comm, b[i].state, b[i].pid, b[i].prio);
+		if (b[i].nr)
+			pk_rbuf_trace(buf, b[i].ips, b[i].nr);
+	}
+	if (more)
+		pk_rbuf_printf(buf, "... and %d more blocked readers\n", more);
+}
+
+/*
+ * rcu_dump_cpu_stacks(): each stalled vCPU prints its own backtrace from
+ * an NMI, which lands even where interrupts are off (a report of its own,
+ * deferred as every report from a handler is).
+ */
+static void nmi_backtrace_stalled(int ncpus)
+{
+	int self = raw_smp_processor_id();
+
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		if (cpu == self || !__atomic_load_n(&rcu_data[cpu].qs_pending,
+						    __ATOMIC_ACQUIRE))
+			continue;
+		__atomic_store_n(&rcu_data[cpu].nmi_dump, 1, __ATOMIC_SEQ_CST);
+		irq_raise(PK_RCU_NMI_IRQ, pk_vcpu_irq_cpu(cpu));
+	}
+}
+
+static irqreturn_t rcu_nmi_backtrace(int irq, void *dev)
+{
+	struct rcu_data *rdp = this_rdp();
+	struct pk_rbuf buf = {0};
+	char comm[16];
+
+	(void)irq;
+	(void)dev;
+	if (rdp == HOST_RDP ||
+	    !__atomic_exchange_n(&rdp->nmi_dump, 0, __ATOMIC_SEQ_CST))
+		return IRQ_NONE;
+	pk_current_comm(comm);
+	pk_rbuf_printf(&buf, "NMI backtrace for cpu %d\n",
+		       raw_smp_processor_id());
+	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
+		       raw_smp_processor_id(), pk_current_pid(), comm,
+		       pk_taint_str(), preempt_model_str(preempt_model()));
+	pk_rbuf_backtrace(&buf);
+	pk_report_emit(PK_REPORT_RCU_STALL, NULL, 0, &buf);
+	return IRQ_HANDLED;
+}
+
 static void print_stall(long elapsed_ms, unsigned long host_target)
 {
 	struct pk_rbuf buf = {0};
@@ -896,26 +1019,19 @@ static void print_stall(long elapsed_ms, unsigned long host_target)
 		    !rq)
 			continue;
 		curr = __atomic_load_n(&rq->curr, __ATOMIC_ACQUIRE);
+		pk_rbuf_printf(&buf, "Sending NMI from CPU %d to CPUs %d:\n",
+			       raw_smp_processor_id(), cpu);
 		pk_rbuf_printf(&buf, "Task dump for CPU %d:\n", cpu);
 		pk_rbuf_printf(&buf,
 			       "task:%-15.15s state:%c pid:%-5d prio:%d\n",
 			       curr->comm, task_state_char(curr), curr->pid,
 			       curr->prio);
 	}
-	local_irq_save(flags);
-	pk_raw_lock(&rcu_state.lock);
-	list_for_each_entry_safe(t, tn, &rcu_state.blkd,
-				 pk_rcu_node) if (t->pk_rcu_blocked &
-						  BLOCKED_GP)
-		pk_rbuf_printf(&buf,
-			       "task:%-15.15s state:%c pid:%-5d "
-			       "prio:%d (preempted in a reader)\n",
-			       t->comm, task_state_char(t), t->pid, t->prio);
-	pk_raw_unlock(&rcu_state.lock);
-	local_irq_restore(flags);
+	print_blocked_tasks(&buf);
 	pk_rbuf_backtrace(&buf);
 	STAT_INC(stalls);
 	pk_report_emit(PK_REPORT_RCU_STALL, NULL, 0, &buf);
+	nmi_backtrace_stalled(ncpus);
 }
 
 /* ---- RCU_BOOST (rt) ---- */
@@ -965,6 +1081,30 @@ static bool all_cpus_quiescent(void)
 				    __ATOMIC_ACQUIRE))
 			return false;
 	return true;
+}
+
+/*
+ * rcu_implicit_dynticks_qs(): a vCPU found asleep in idle, in no handler,
+ * after the grace period began holds no reader that began before it, and
+ * any reader it starts later sees what the updater did before it: it
+ * owes nothing, and is not woken to say so.
+ */
+static bool rcu_eqs_quiescent(int cpu)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&rcu_data[cpu].eqs, __ATOMIC_SEQ_CST) == 1;
+}
+
+/* @pending: the offset of qs_pending or exp_pending in struct rcu_data. */
+static void scan_eqs(size_t pending)
+{
+	for (int cpu = 0; cpu < rcu_state.ncpus; cpu++) {
+		int *p = (int *)((char *)&rcu_data[cpu] + pending);
+
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) &&
+		    rcu_eqs_quiescent(cpu))
+			__atomic_store_n(p, 0, __ATOMIC_RELEASE);
+	}
 }
 
 static void gp_start(void)
@@ -1025,10 +1165,11 @@ static void run_gp(void)
 
 	gp_start();
 	host_target = host_gp_begin();
-	/* The kthread itself is in no reader: its CPU is quiescent. */
+	/* The driver itself is in no reader: its CPU is quiescent. */
 	rcu_cond_resched_qs();
-	/* Ask the others now rather than at their next tick (idle ones
-	 * answer at once), as the kernel's force-quiescent-state scan. */
+	scan_eqs(offsetof(struct rcu_data, qs_pending));
+	/* Ask the others now rather than at their next tick, as the
+	 * kernel's force-quiescent-state scan. */
 	for (int cpu = 0; cpu < rcu_state.ncpus; cpu++)
 		if (__atomic_load_n(&rcu_data[cpu].qs_pending,
 				    __ATOMIC_ACQUIRE))
@@ -1051,8 +1192,13 @@ static void run_gp(void)
 			    __atomic_load_n(&boost_delay_ms, __ATOMIC_RELAXED) *
 				    1000000L)
 			boost_blocked_readers();
-		schedule_timeout_uninterruptible(1);
+		if (current == rcu_state.gp_kthread)
+			schedule_timeout_uninterruptible(1);
+		else
+			pk_rcu_poll_pause(); /* a caller drives it
+						(gp_by_caller) */
 		rcu_cond_resched_qs();
+		scan_eqs(offsetof(struct rcu_data, qs_pending));
 	}
 	gp_end();
 }
@@ -1077,8 +1223,12 @@ static int rcu_gp_kthread(void *arg)
 		wait_event_timeout(gp_kthread_wq, gp_kthread_has_work(),
 				   pk_machine_hz() / 10 + 1);
 		drain_nmi_cbs();
-		if (gp_needed())
-			run_gp();
+		if (gp_needed()) {
+			mutex_lock(&gp_mutex);
+			if (gp_needed())
+				run_gp();
+			mutex_unlock(&gp_mutex);
+		}
 		local_bh_disable();
 		invoke_host_cbs();
 		local_bh_enable();
@@ -1102,6 +1252,47 @@ static void gp_nomachine(void)
 	pthread_mutex_unlock(&nomachine_gp_lock);
 }
 
+/* Could a grace period end without waking anything?  Racy: a hint. */
+static bool others_asleep(void)
+{
+	int self = pk_this_rq ? pk_this_rq->cpu : -1, n = num_online_cpus();
+
+	if (!list_empty(&rcu_state.blkd) ||
+	    host_readers_blocking(
+		    __atomic_load_n(&rcu_state.host_ctr, __ATOMIC_SEQ_CST) + 1))
+		return false;
+	for (int cpu = 0; cpu < n; cpu++)
+		if (cpu != self && !rcu_eqs_quiescent(cpu))
+			return false;
+	return true;
+}
+
+/*
+ * synchronize_rcu() on an idle machine: the caller drives the grace period
+ * itself, as liburcu's updaters do, instead of waking the kthread and
+ * being woken by it (two host wake-ups, where the grace period itself
+ * takes a scan).  Only when no grace period runs or is asked for and every
+ * other vCPU sleeps in idle; if one wakes meanwhile, the caller still
+ * finishes the grace period, polling.
+ */
+static bool gp_by_caller(unsigned long cookie)
+{
+	bool done;
+
+	if ((gp_seq_load() & 1) || gp_needed() || !others_asleep() ||
+	    !mutex_trylock(&gp_mutex))
+		return false;
+	if (!(gp_seq_load() & 1) && !gp_needed() &&
+	    !poll_state_synchronize_rcu(cookie))
+		run_gp();
+	mutex_unlock(&gp_mutex);
+	done = poll_state_synchronize_rcu(cookie);
+	/* What the kthread would have done after it: host callbacks. */
+	if (gp_kthread_has_work())
+		wake_up(&gp_kthread_wq);
+	return done;
+}
+
 static void check_sleepable(void)
 {
 	RCU_LOCKDEP_WARN(rcu_read_lock_held(),
@@ -1119,7 +1310,10 @@ void synchronize_rcu(void)
 		gp_nomachine();
 		return;
 	}
-	cookie = start_poll_synchronize_rcu();
+	cookie = rcu_seq_snap();
+	if (gp_by_caller(cookie))
+		return;
+	request_gp(cookie);
 	wait_event(gp_wq, poll_state_synchronize_rcu(cookie));
 }
 
@@ -1310,6 +1504,7 @@ void synchronize_rcu_expedited(void)
 	local_irq_restore(flags);
 	host_target = host_gp_begin();
 	rcu_cond_resched_qs();
+	scan_eqs(offsetof(struct rcu_data, exp_pending));
 	for (int round = 0; !exp_done(host_target); round++) {
 		if (round % 64 == 0)
 			exp_kick_cpus();
@@ -1360,6 +1555,9 @@ static void rcu_boot(bool started)
 	rcu_state.ncpus = n;
 	if (request_irq(PK_RCU_EXP_IRQ, rcu_exp_handler,
 			IRQF_SHARED | IRQF_NO_THREAD, "rcu_exp", rcu_data))
+		BUG();
+	if (request_nmi(PK_RCU_NMI_IRQ, rcu_nmi_backtrace, 0, "rcu_nmi_bt",
+			rcu_data))
 		BUG();
 	for (int cpu = 0; rcu_state.use_rcuc && cpu < n; cpu++) {
 		struct task_struct *k = kthread_create(
@@ -1434,6 +1632,7 @@ static void rcu_shutdown(void)
 		rcu_data[cpu].rcuc = NULL;
 	}
 	free_irq(PK_RCU_EXP_IRQ, rcu_data);
+	free_nmi(PK_RCU_NMI_IRQ, rcu_data);
 	adopt_orphan_cbs();
 	for (int cpu = 0; cpu < PK_NR_CPUS; cpu++) {
 		rcu_data[cpu].qs_pending = 0;
@@ -1442,6 +1641,31 @@ static void rcu_shutdown(void)
 	/* Nothing runs on the blocked list once every task has exited. */
 	WARN_ON_ONCE(!list_empty(&rcu_state.blkd));
 	rcu_state.gp_seq_needed = rcu_state.gp_seq;
+}
+
+/*
+ * ct_idle_enter()/exit(): the fences order the readers before the sleep
+ * before the mark, and the mark before the readers after it, against a
+ * grace period that finds the mark (rcu_eqs_quiescent()).
+ */
+static void rcu_idle_eqs(bool enter)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	if (rdp == HOST_RDP)
+		return;
+	rdp->eqs_owner = enter ? current : NULL;
+	eqs_add(rdp, enter ? 1 : -1);
+}
+
+/* ct_irq_enter()/exit(): a handler on an idle vCPU may read. */
+static void rcu_irq(int delta)
+{
+	struct rcu_data *rdp = this_rdp();
+
+	if (rdp == HOST_RDP)
+		return;
+	eqs_add(rdp, 2 * delta);
 }
 
 /* rcu_needs_cpu(): callbacks wait here, so this CPU's tick must run. */
@@ -1453,7 +1677,9 @@ static bool rcu_needs_cpu(void)
 	       __atomic_load_n(&rdp->n_cbs, __ATOMIC_RELAXED);
 }
 
-static const struct pk_rcu_sched_hooks rcu_hooks = {
+const struct pk_rcu_sched_hooks pk_rcu_sched_ops = {
+	.sched_out = rcu_sched_out,
+	.sched_in = rcu_sched_in,
 	.boot = rcu_boot,
 	.shutdown = rcu_shutdown,
 	.tick = rcu_tick,
@@ -1462,12 +1688,11 @@ static const struct pk_rcu_sched_hooks rcu_hooks = {
 	/* Idle is a quiescent state, and the idle loop is outside readers. */
 	.idle = rcu_cond_resched_qs,
 	.needs_cpu = rcu_needs_cpu,
+	.idle_eqs = rcu_idle_eqs,
+	.irq = rcu_irq,
 };
 
 __attribute__((constructor)) static void rcu_init(void)
 {
 	open_softirq(RCU_SOFTIRQ, rcu_softirq);
-	if (pk_switch_hook_register(&rcu_switch_hook))
-		BUG();
-	pk_rcu_hooks = &rcu_hooks;
 }

@@ -43,7 +43,6 @@
 
 __thread struct rq *pk_this_rq;
 __thread struct task_struct *pk_current;
-const struct pk_rcu_sched_hooks *pk_rcu_hooks;
 
 /*
  * Without a machine, and on threads that are no vCPU: the thread's own
@@ -310,6 +309,8 @@ static __attribute__((noinline)) void finish_task_switch(void)
 	struct task_struct *prev = rq->prev;
 	bool dead = prev && prev->__state == TASK_DEAD;
 
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->sched_in(prev, rq->curr);
 	if (unlikely(switch_hooks))
 		run_sched_in(prev, rq->curr);
 	rq->prev = NULL;
@@ -393,6 +394,8 @@ static void __schedule(bool preempt)
 	next->cpu = rq->cpu;
 	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
 	rq->stats.nr_switches++;
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->sched_out(prev, next);
 	if (unlikely(switch_hooks))
 		run_sched_out(prev, next);
 	save_task_tls(prev);
@@ -667,6 +670,7 @@ __attribute__((constructor)) static void install_irq_return_hook(void)
 	pk_irq_user_return_hook = irq_user_return;
 	pk_irq_return_hook = irq_return_hook;
 	pk_irq_exit_hook = pk_nohz_irq_exit;
+	pk_irq_rcu_hook = pk_irq_rcu;
 	pk_identity_hook = task_identity;
 }
 

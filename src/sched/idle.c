@@ -70,6 +70,14 @@ void pk_nohz_irq_exit(void *owner)
 		__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Handlers on a vCPU, for RCU: an idle one is quiescent only outside them. */
+void pk_irq_rcu(void *owner, int delta)
+{
+	(void)owner;
+	if (pk_rcu_hooks && pk_rcu_hooks->irq)
+		pk_rcu_hooks->irq(delta);
+}
+
 /* @first_ns: absolute on the monotonic clock if @abs, 0 disarms. */
 static void tick_program(struct rq *rq, long first_ns, long period_ns, bool abs)
 {
@@ -262,9 +270,16 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 	if (rq->idle_ticked)
 		nohz_idle_enter(rq);
 	rq->idle_ticked = 1;
+	/* RCU need not ask this CPU for quiescent states while it sleeps. */
+	if (pk_rcu_hooks && pk_rcu_hooks->idle_eqs)
+		pk_rcu_hooks->idle_eqs(true);
 	local_irq_restore(flags);
 	start = pk_now_ns();
 	pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
+	local_irq_save(flags);
+	if (pk_rcu_hooks && pk_rcu_hooks->idle_eqs)
+		pk_rcu_hooks->idle_eqs(false);
+	local_irq_restore(flags);
 	__atomic_store_n(&rq->idle_sleeping, 0, __ATOMIC_SEQ_CST);
 	if (poll_max_ns)
 		poll_adjust(rq, pk_now_ns() - start);

@@ -138,6 +138,7 @@ void pk_resched_curr(struct rq *rq, bool lazy);
 void pk_idle_loop(struct rq *rq);
 void pk_nohz_kick(struct rq *rq);
 void pk_nohz_irq_exit(void *owner);
+void pk_irq_rcu(void *owner, int delta);
 bool pk_nohz_enabled(void);
 void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
@@ -187,8 +188,16 @@ void pk_workqueue_exit(void);
 /* smp.c: the call-function IPI, in hardirq context on the target. */
 void pk_smp_call_ipi(void);
 /*
- * Installed by the rcu layer (src/rcu/tree.c), which sits above the
- * scheduler: where quiescent states happen and when its kthreads start.
+ * The rcu layer's one table of scheduler hooks (src/rcu/tree.c defines
+ * pk_rcu_sched_ops): where quiescent states happen, what a context switch
+ * saves of a reader, and when its kthreads start.  The rcu layer sits
+ * above the scheduler, so the table is a weak reference, not a call: no
+ * constructor installs it, and a static link that leaves RCU out (nothing
+ * uses it) leaves it NULL.
+ * @sched_out: in __schedule(), rq lock held, interrupts off, before the
+ *             switch (the outgoing task's reader state; PREEMPT_RCU puts
+ *             a preempted reader on the blocked list)
+ * @sched_in: after the switch, same locks, in the incoming task
  * @boot: in machine_boot(), @started false once the model is configured
  *        (the flavour is chosen then), true once kthreads can run
  * @shutdown: in machine_shutdown(), once the tasks are gone, vCPUs still up
@@ -197,8 +206,14 @@ void pk_smp_call_ipi(void);
  * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs())
  * @idle: in the idle loop before it sleeps, task context: a quiescent state
  * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
+ * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep,
+ *            false just after it (the kernel's ct_idle_enter()/exit())
+ * @irq: around each batch of interrupt (or NMI) handlers on a vCPU,
+ *       signal context: +1 before, -1 after
  */
 struct pk_rcu_sched_hooks {
+	void (*sched_out)(struct task_struct *prev, struct task_struct *next);
+	void (*sched_in)(struct task_struct *prev, struct task_struct *next);
 	void (*boot)(bool started);
 	void (*shutdown)(void);
 	void (*tick)(void);
@@ -206,7 +221,10 @@ struct pk_rcu_sched_hooks {
 	void (*qs)(void);
 	void (*idle)(void);
 	bool (*needs_cpu)(void);
+	void (*idle_eqs)(bool enter);
+	void (*irq)(int delta);
 };
-extern const struct pk_rcu_sched_hooks *pk_rcu_hooks;
+extern const struct pk_rcu_sched_hooks pk_rcu_sched_ops __attribute__((weak));
+#define pk_rcu_hooks (&pk_rcu_sched_ops)
 
 #endif /* PK_SCHED_INTERNAL_H */

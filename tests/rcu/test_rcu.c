@@ -99,6 +99,64 @@ static void reader_context_per_flavour(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/* rcu_read_lock_bh_held() and _sched_held(), by the kind of section. */
+struct held_view {
+	int outside[2], bh[2], sched[2], rcu[2], irqs_off[2];
+};
+
+static void held_now(int out[2])
+{
+	out[0] = rcu_read_lock_bh_held();
+	out[1] = rcu_read_lock_sched_held();
+}
+
+static int held_task(void *arg)
+{
+	struct held_view *hv = arg;
+	unsigned long flags;
+
+	held_now(hv->outside);
+	rcu_read_lock_bh();
+	held_now(hv->bh);
+	rcu_read_unlock_bh();
+	rcu_read_lock_sched();
+	held_now(hv->sched);
+	rcu_read_unlock_sched();
+	rcu_read_lock();
+	held_now(hv->rcu);
+	rcu_read_unlock();
+	local_irq_save(flags);
+	held_now(hv->irqs_off);
+	local_irq_restore(flags);
+	return 0;
+}
+
+static void bh_and_sched_held_per_section(void **state)
+{
+	const struct variant *v = *state;
+	struct held_view hv;
+	struct task_struct *k;
+
+	memset(&hv, 0xff, sizeof(hv));
+	boot_variant(v);
+	k = kthread_run(held_task, &hv, "held");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(hv.outside[0], 0);
+	assert_int_equal(hv.outside[1], 0);
+	/* A bh-disabled section is also not preemptible (softirq count). */
+	assert_int_equal(hv.bh[0], 1);
+	assert_int_equal(hv.bh[1], 1);
+	assert_int_equal(hv.sched[0], 0);
+	assert_int_equal(hv.sched[1], 1);
+	assert_int_equal(hv.rcu[0], 0);
+	/* Only the non-preemptible flavour's reader disables preemption. */
+	assert_int_equal(hv.rcu[1], !expect_preempt_flavour(v));
+	assert_int_equal(hv.irqs_off[0], 1);
+	assert_int_equal(hv.irqs_off[1], 1);
+	assert_int_equal(captured.nr, 0);
+}
+
 /* The flavour is the boot's: a run-time model switch keeps it. */
 static void flavour_kept_across_model_switch(void **state)
 {
@@ -234,6 +292,39 @@ static void expedited_waits_for_host_thread_reader(void **state)
 	assert_int_equal(pthread_create(&t, NULL, hold_thread, &h), 0);
 	check_gp_waits(&h, synchronize_rcu_expedited, true);
 	pthread_join(t, NULL);
+}
+
+/*
+ * A reader in an interrupt handler on an idle vCPU: the idle vCPU is
+ * quiescent without being asked only while it runs no handler (the
+ * kernel's dynticks: ct_irq_enter()), and the updater, a thread on an
+ * otherwise idle machine, drives its grace period itself.
+ */
+static struct hold *irq_hold;
+
+static irqreturn_t hold_in_irq(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	hold_section(irq_hold);
+	return IRQ_HANDLED;
+}
+
+static void synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu(void **state)
+{
+	const struct variant *v = *state;
+	struct hold h = {.kind = READER_RCU};
+
+	boot_variant(v);
+	irq_hold = &h;
+	assert_int_equal(
+		request_irq(LINE, hold_in_irq, IRQF_NO_THREAD, "hold", &h), 0);
+	synchronize_rcu(); /* the machine settles */
+	usleep(50000);	   /* both vCPUs asleep in idle (wide margin) */
+	assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(1)), 0);
+	check_gp_waits(&h, synchronize_rcu, false);
+	free_irq(LINE, &h);
+	assert_int_equal(captured.nr, 0);
 }
 
 /* Without a machine: threads only, the caller drives the grace period. */
@@ -703,6 +794,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		ALL(reader_context_per_flavour),
 		T(flavour_kept_across_model_switch, v_none),
+		T(bh_and_sched_held_per_section, v_none),
+		T(bh_and_sched_held_per_section, v_full),
 		ALL(synchronize_rcu_waits_for_reader),
 		ALL(synchronize_rcu_waits_for_bh_reader),
 		ALL(synchronize_rcu_waits_for_sched_reader),
@@ -710,6 +803,9 @@ int main(void)
 		ALL(synchronize_rcu_waits_for_host_thread_reader),
 		ALL(expedited_waits_for_host_thread_reader),
 		T(synchronize_rcu_without_machine, v_full),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_none),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_full),
+		T(synchronize_rcu_waits_for_reader_in_irq_on_idle_cpu, v_rt),
 		T(preempted_reader_blocks_gp, v_full),
 		T(preempted_reader_blocks_gp, v_lazy),
 		T(preempted_reader_blocks_gp, v_rt),

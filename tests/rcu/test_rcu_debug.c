@@ -311,9 +311,35 @@ static void synchronize_rcu_from_atomic(void **state)
 
 /* ---- stall warnings ---- */
 
+static bool reports_have(const char *needle)
+{
+	bool found;
+
+	pk_report_flush();
+	while (__atomic_exchange_n(&all.lock, 1, __ATOMIC_ACQUIRE))
+		;
+	found = strstr(all.text, needle) != NULL;
+	__atomic_store_n(&all.lock, 0, __ATOMIC_RELEASE);
+	return found;
+}
+
+/*
+ * The stalled CPU's NMI backtrace, while it still spins in the reader.  An
+ * NMI that lands in another handler (the tick) shows that handler instead;
+ * the report repeats every three timeouts, and one of them shows the
+ * reader.
+ */
+static void wait_nmi_backtrace(const char *frame)
+{
+	long deadline = now_ms() + 10000;
+
+	while (!reports_have(frame) && now_ms() < deadline)
+		usleep(1000);
+}
+
 /* A reader that never leaves on its own, and a grace period waiting. */
 static void stall(enum preempt_model model, const char *flavour_line,
-		  const char *who)
+		  const char *who, const char *nmi_frame)
 {
 	struct hold h = {.kind = READER_RCU};
 	struct task_struct *r;
@@ -329,6 +355,8 @@ static void stall(enum preempt_model model, const char *flavour_line,
 	deadline = now_ms() + 10000;
 	while (pk_rcu_stats().stalls == stalls0 && now_ms() < deadline)
 		usleep(1000);
+	if (nmi_frame)
+		wait_nmi_backtrace(nmi_frame);
 	__atomic_store_n(&h.release, 1, __ATOMIC_SEQ_CST);
 	assert_int_equal(kthread_stop(r), 0);
 	synchronize_rcu();
@@ -344,9 +372,15 @@ static void stall_of_a_cpu_in_a_reader(void **state)
 	(void)state;
 	stall(PREEMPT_MODEL_NONE,
 	      "rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n",
-	      "-....: (");
+	      "-....: (", "] hold_");
 	assert_reports("Task dump for CPU ");
 	assert_reports("task:stuck");
+	/* rcu_dump_cpu_stacks(): the stalled CPU's own backtrace, from an
+	 * NMI (preemption is off there), down to the spinning reader. */
+	assert_reports("Sending NMI from CPU ");
+	assert_reports("NMI backtrace for cpu ");
+	assert_reports("Comm: stuck");
+	assert_reports("] hold_");
 }
 
 static void stall_of_a_preempt_rcu_cpu(void **state)
@@ -355,7 +389,7 @@ static void stall_of_a_preempt_rcu_cpu(void **state)
 	/* On its CPU, or preempted there by a kthread: either is named. */
 	stall(PREEMPT_MODEL_FULL,
 	      "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n",
-	      "rcu: \t");
+	      "rcu: \t", NULL);
 }
 
 /* A reader preempted in its section and kept off the CPU: a task stall. */
@@ -365,7 +399,10 @@ static int preempted_stuck(void *arg)
 
 	rcu_read_lock();
 	__atomic_store_n(&h->entered, 1, __ATOMIC_SEQ_CST);
-	while (!hold_released(h))
+	/* No call in the loop (hold_released() is one at -O0): the stall
+	 * report's stack ends at the interrupted pc, which is here. */
+	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE))
 		__asm__ __volatile__("" ::: "memory");
 	rcu_read_unlock();
 	return 0;
@@ -413,7 +450,9 @@ static void stall_of_a_blocked_task(void **state)
 	assert_reports("rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n"
 		       "rcu: \tTasks blocked on level-0 rcu_node (CPUs 0-1):");
 	assert_reports(pid);
-	assert_reports("(preempted in a reader)");
+	/* sched_show_task(): where the reader was preempted. */
+	assert_reports("(preempted in a reader)\nCall Trace:\n");
+	assert_reports("preempted_stuck");
 }
 
 /* ---- RCU_BOOST ---- */
