@@ -27,7 +27,7 @@ function(pk_export_map out)
   # case letter.
   list(FILTER names INCLUDE REGEX "[a-z]")
   foreach(e ${PK_BLOCKING_ENTRIES})
-    string(REGEX REPLACE "^[XLA]\\(([a-z_]+)\\)$" "\\1" fn "${e}")
+    string(REGEX REPLACE "^[XLA]\\(([a-z_0-9]+)\\)$" "\\1" fn "${e}")
     list(APPEND names ${fn} __wrap_${fn})
   endforeach()
   file(STRINGS ${PROJECT_SOURCE_DIR}/cmake/export_extra.txt extra REGEX "^[^#]")

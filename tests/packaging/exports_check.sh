@@ -27,7 +27,7 @@ cut -d' ' -f1 "$tmp/exported.ver" | sort -u >"$tmp/exported"
 for h in "$src"/include/preempt/*.h; do
 	"$cc" -fpreprocessed -dD -E -P -x c "$h" 2>/dev/null
 done | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u >"$tmp/spelled"
-grep -oE '[XLA]\([a-z_]+\)' "$src/src/debug/blocking.h" |
+grep -oE '[XLA]\([a-z_0-9]+\)' "$src/src/debug/blocking.h" |
 	sed -E 's/^.\((.*)\)$/\1/' | sort -u >"$tmp/interposed"
 {
 	cat "$tmp/interposed"
