@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Uncontended lock round trips (bench_locks, issue 5): our locks beside
+# Lock round trips (bench_locks, issues 5 and 19): our locks beside
 # glibc's on a plain thread, then the same locks in a task under full and
 # under rt; with the library's debug checks compiled out (as a production
 # build, `make release`) and as configured (the default build keeps them
-# on); the two side by side, from the same two runs; then instructions
-# per round trip from callgrind, checks out.
+# on), each with its verdicts and the contended table; the irqsave fast
+# path's code; the two builds side by side, from the same two runs; then
+# instructions per round trip from callgrind, checks out.
 # Usage: bench/locks_run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_locks)
 #
 # Environment: BENCH_MS, BENCH_REPS, BENCH_CALLGRIND_ITERS as for run.sh.
@@ -70,6 +71,28 @@ bench_side_by_side() {
 	echo "--- library debug checks compiled out (bench_locks_nodebug) ---"
 	"$bin" --ms "$ms" --reps "$reps" | tee "$tmp/off"
 	echo
+	echo "-- codegen: spin_lock_irqsave+irqrestore, checks out (objdump) --"
+	if [ "$(uname -m)" != x86_64 ] || ! command -v objdump >/dev/null; then
+		echo "codegen:  skipped (x86-64 with objdump only)"
+	else
+		objdump -d --no-show-raw-insn "$bin" >"$tmp/locks.dis"
+		irqsave=$(awk '$2 == "<bench_lk_spin_irqsave>:" { on = 1; next }
+			on && /^$/ { exit } on' "$tmp/locks.dis")
+		# Interrupts and preemption: one add on the lock, one sub on
+		# the unlock; no separate decl (preempt_enable) or andl
+		# (local_irq_enable) on the word.
+		if grep -q 'addl *.0x1000001,%fs:' <<<"$irqsave" &&
+			[ "$(grep -c 'sub *%e[a-z]*,%fs:' <<<"$irqsave")" = 1 ] &&
+			! grep -Eq '(decl|andl) .*%fs:' <<<"$irqsave"; then
+			echo "codegen:  spin_lock_irqsave = one addl \$0x1000001" \
+				"to the %fs word, the unlock one subl: MET"
+		else
+			echo "codegen:  UNEXPECTED irqsave fast path (MISSED):"
+			grep '%fs:' <<<"$irqsave"
+			exit 1
+		fi
+	fi
+	echo
 	echo "--- library as configured, PREEMPT_DEBUG=$(bench_cache "$build" \
 		PREEMPT_DEBUG) (bench_locks) ---"
 	"$debug_bin" --ms "$ms" --reps "$reps" | tee "$tmp/on"
@@ -84,8 +107,9 @@ bench_side_by_side() {
 	bench_cg_costs "$tmp/locks.out" | awk -F'\t' -v n="$cg_iters" '
 		$1 ~ /^bench_lk_/ { ir[substr($1, 10)] = $2 / n }
 		END {
-			split("empty pthread_spin pthread_mutex raw_spin spin " \
-			      "spin_irqsave spin_bh local_bh read_lock mutex",
+			split("empty tls_pair irq_pair pthread_spin " \
+			      "pthread_mutex raw_spin spin spin_irqsave " \
+			      "spin_bh local_bh read_lock mutex",
 			      order, " ")
 			for (i = 1; i in order; i++) {
 				c = order[i]

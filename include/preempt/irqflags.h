@@ -47,10 +47,10 @@ static __always_inline unsigned long __pk_irq_depth_bits(void)
 	return __pk_word() & HARDIRQ_DISABLE_MASK;
 }
 
-static __always_inline void __pk_irq_disable(unsigned long ip)
+/* @old: the depth bits just read (one load of the word serves both). */
+static __always_inline void __pk_irq_disable_from(unsigned long old,
+						  unsigned long ip)
 {
-	unsigned long old = __pk_irq_depth_bits();
-
 	/* Saturate: an unbalanced disable loop must not spill into NR. */
 	if (likely(old != HARDIRQ_DISABLE_MASK))
 		__pk_word_add(HARDIRQ_DISABLE_OFFSET);
@@ -59,6 +59,11 @@ static __always_inline void __pk_irq_disable(unsigned long ip)
 		pk_trace(irqs_off, ip);
 	}
 	barrier();
+}
+
+static __always_inline void __pk_irq_disable(unsigned long ip)
+{
+	__pk_irq_disable_from(__pk_irq_depth_bits(), ip);
 }
 
 /**
@@ -94,14 +99,24 @@ static __always_inline unsigned long __pk_irq_save(unsigned long ip)
 {
 	unsigned long flags = __pk_irq_depth_bits();
 
-	__pk_irq_disable(ip);
+	__pk_irq_disable_from(flags, ip);
 	return flags;
 }
 
 static __always_inline void __pk_irq_restore(unsigned long flags,
 					     unsigned long ip)
 {
-	unsigned long depth = __pk_irq_depth_bits();
+	unsigned long depth;
+
+	/*
+	 * Back to enabled, the common case, is an enable: one and, no load
+	 * of the word to wait for (the debug build keeps its checks below).
+	 */
+	if (!CONFIG_TRACE_IRQFLAGS && likely(!flags)) {
+		__pk_irq_enable(ip);
+		return;
+	}
+	depth = __pk_irq_depth_bits();
 
 	barrier();
 	if (CONFIG_TRACE_IRQFLAGS && unlikely(!depth))

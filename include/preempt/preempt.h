@@ -204,6 +204,18 @@ static __always_inline bool __pk_word_dec_and_test(void)
 	return zero;
 }
 
+/* Subtract and report whether the whole word reached zero. */
+static __always_inline bool __pk_word_sub_and_test(unsigned int val)
+{
+	bool zero;
+
+	__asm__ __volatile__("subl %2, %0"
+			     : "+m"(pk_preempt_word), "=@ccz"(zero)
+			     : "ri"(val)
+			     : "memory");
+	return zero;
+}
+
 static __always_inline void __pk_word_and(unsigned int mask)
 {
 	__asm__ __volatile__("andl %1, %0"
@@ -258,6 +270,13 @@ static __always_inline bool __pk_word_dec_and_test(void)
 {
 	barrier();
 	return __atomic_sub_fetch(&pk_task_tls(pk_preempt_word), 1,
+				  __ATOMIC_RELAXED) == 0;
+}
+
+static __always_inline bool __pk_word_sub_and_test(unsigned int val)
+{
+	barrier();
+	return __atomic_sub_fetch(&pk_task_tls(pk_preempt_word), val,
 				  __ATOMIC_RELAXED) == 0;
 }
 

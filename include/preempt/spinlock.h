@@ -13,9 +13,26 @@
  *  spin_lock_irq(save)  +1, interrupts disabled       rt, interrupts stay on
  *  read/write_lock      +1                            rt_mutex (readers too)
  *
- * raw_spinlock_t is a ticket lock: the fast path is one atomic add, the
- * contended path spins with a CPU relax (and yields the host CPU, since the
- * holder's vCPU thread may be descheduled), first come first served.
+ * raw_spinlock_t is a queued spinlock (the kernel's qspinlock, with its
+ * paravirt waits): the fast path is one compare-exchange, the unlock one
+ * exchange of the locked byte.  Contended, waiters queue first come first
+ * served, each spinning on its own node, the queue head on the lock word;
+ * every wait spins a bounded time, then halts on a host futex (the
+ * holder's vCPU thread may be descheduled) until the unlock or the
+ * predecessor wakes it.  While the head is not spinning, a newcomer may
+ * take a free lock before it queues (src/locking/qspinlock.c says why).
+ * The word, little-endian:
+ *
+ *      63                                        16 15     8 7       0
+ *     +--------------------------------------------+---------+---------+
+ *     | tail: address of the last queued node      | pending | locked  |
+ *     +--------------------------------------------+---------+---------+
+ *
+ *  locked   0 free, 1 held, 3 held and the queue head halted on the
+ *           word's low 32 bits (the unlock wakes it).
+ *  pending  1: the queue head is spinning for the lock; no stealing.
+ *  tail     0: no queue.  Nodes are thread-local, four per thread (task,
+ *           softirq, hardirq, NMI nesting); a vCPU is a thread.
  *
  * With CONFIG_DEBUG_SPINLOCK (on with the debug checks) locking goes
  * through checks out of line: recursion reports instead of hanging, unlock
@@ -40,11 +57,13 @@
 
 typedef struct raw_spinlock {
 	union {
-		uint32_t val;
+		uint64_t val;
 		struct {
-			uint16_t owner; /* the ticket being served */
-			uint16_t next;	/* the next ticket to hand out */
+			uint8_t locked;
+			uint8_t pending;
 		};
+		uint16_t locked_pending;
+		uint32_t futex; /* the low half: where halted waiters sleep */
 	};
 	uint32_t magic;
 	void *owner_task; /* debug: who holds it */
@@ -81,7 +100,23 @@ static inline void __raw_spin_lock_init(raw_spinlock_t *lock, const char *name,
 				     PK_LOCKDEP_KEYP(__key), LD_WAIT_SPIN);    \
 	} while (0)
 
-void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "raw_spinlock_t's byte fields assume a little-endian word"
+#endif
+
+#define PK_Q_LOCKED 1U
+#define PK_Q_SLOW 3U
+#define PK_Q_LOCKED_MASK 0xffULL
+#define PK_Q_PENDING (1ULL << 8)
+#define PK_Q_PENDING_MASK 0xff00ULL
+#define PK_Q_TAIL_SHIFT 16
+#define PK_Q_TAIL_MASK (~0xffffULL)
+
+void pk_queued_spin_lock_slow(raw_spinlock_t *lock);
+void pk_queued_spin_unlock_slow(raw_spinlock_t *lock);
+/* How often a waiter halted on the host, and an unlock woke one (tests). */
+unsigned long pk_qspin_halts(void);
+unsigned long pk_qspin_kicks(void);
 void pk_raw_spin_lock_debug(raw_spinlock_t *lock);
 /* The same, with the validator's nesting annotation and caller. */
 void pk_raw_spin_lock_debug_nested(raw_spinlock_t *lock, unsigned int sub,
@@ -92,30 +127,30 @@ bool pk_raw_spin_unlock_debug(raw_spinlock_t *lock);
 
 static __always_inline bool arch_spin_trylock(raw_spinlock_t *lock)
 {
-	uint32_t old = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
-	uint32_t owner = old & 0xffff, next = old >> 16;
+	uint64_t old = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
 
-	if (owner != next)
+	if (old)
 		return false;
-	return __atomic_compare_exchange_n(&lock->val, &old, old + (1U << 16),
-					   false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&lock->val, &old, PK_Q_LOCKED, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 static __always_inline void arch_spin_lock(raw_spinlock_t *lock)
 {
-	uint32_t old =
-		__atomic_fetch_add(&lock->val, 1U << 16, __ATOMIC_ACQUIRE);
+	uint64_t old = 0;
 
-	if (unlikely((uint16_t)old != (uint16_t)(old >> 16)))
-		pk_raw_spin_lock_slow(lock, (uint16_t)(old >> 16));
+	if (unlikely(!__atomic_compare_exchange_n(&lock->val, &old, PK_Q_LOCKED,
+						  false, __ATOMIC_ACQUIRE,
+						  __ATOMIC_RELAXED)))
+		pk_queued_spin_lock_slow(lock);
 }
 
 static __always_inline void arch_spin_unlock(raw_spinlock_t *lock)
 {
-	/* Only the holder writes owner: a plain increment, released. */
-	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1),
-			 __ATOMIC_RELEASE);
+	/* An exchange, not a store: a waiter may be marking the byte SLOW. */
+	if (unlikely(__atomic_exchange_n(&lock->locked, (uint8_t)0,
+					 __ATOMIC_RELEASE) != PK_Q_LOCKED))
+		pk_queued_spin_unlock_slow(lock);
 }
 
 static __always_inline void do_raw_spin_lock(raw_spinlock_t *lock)
@@ -154,9 +189,7 @@ static __always_inline bool do_raw_spin_trylock(raw_spinlock_t *lock)
 /** raw_spin_is_locked() - is @lock held by anyone?  Any context. */
 static inline bool raw_spin_is_locked(raw_spinlock_t *lock)
 {
-	uint32_t v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
-
-	return (uint16_t)v != (uint16_t)(v >> 16);
+	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
 }
 
 /**
@@ -213,9 +246,54 @@ static __always_inline int raw_spin_trylock(raw_spinlock_t *lock)
 	return 0;
 }
 
+/*
+ * With the debug checks off, the *_lock_irq* operations disable interrupts
+ * and preemption in one add to the word, and undo both in one subtract
+ * (the cover letter's add-on: both states live in the one word).  With
+ * them on, the two steps stay separate so each keeps its checks.
+ */
+#define PK_LOCK_IRQ_ONE_UPDATE                                                 \
+	(CONFIG_PREEMPT_COUNT && !CONFIG_DEBUG_SPINLOCK &&                     \
+	 !CONFIG_TRACE_IRQFLAGS && !CONFIG_DEBUG_PREEMPT)
+
+/* Interrupts and preemption off together; returns the saved irq flags. */
+static __always_inline unsigned long __pk_irq_preempt_save(void)
+{
+	unsigned long flags = __pk_irq_depth_bits();
+
+	/* Saturate as local_irq_disable() does. */
+	if (likely(flags != HARDIRQ_DISABLE_MASK))
+		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_OFFSET);
+	else
+		__pk_word_add(PREEMPT_OFFSET);
+	barrier();
+	return flags;
+}
+
+/* Replay what arrived while off, then the owed reschedule (cold). */
+void pk_irq_preempt_restore_slow(unsigned long flags);
+
+/* Back to @flags and preemption on in one subtract. */
+static __always_inline void __pk_irq_preempt_restore(unsigned long flags)
+{
+	unsigned long depth = __pk_irq_depth_bits();
+
+	barrier();
+	/* Field-local: the difference never borrows outside the field. */
+	if (unlikely(__pk_word_sub_and_test((unsigned int)(depth - flags) +
+					    PREEMPT_OFFSET)) ||
+	    (!flags && unlikely(pk_task_tls(pk_irq_soft_pending))))
+		pk_irq_preempt_restore_slow(flags);
+}
+
 /** raw_spin_lock_irq() - disable interrupts, then raw_spin_lock(). */
 static __always_inline void raw_spin_lock_irq(raw_spinlock_t *lock)
 {
+	if (PK_LOCK_IRQ_ONE_UPDATE) {
+		(void)__pk_irq_preempt_save();
+		arch_spin_lock(lock);
+		return;
+	}
 	local_irq_disable();
 	raw_spin_lock(lock);
 }
@@ -223,25 +301,58 @@ static __always_inline void raw_spin_lock_irq(raw_spinlock_t *lock)
 /** raw_spin_unlock_irq() - release @lock and enable interrupts. */
 static __always_inline void raw_spin_unlock_irq(raw_spinlock_t *lock)
 {
+	if (PK_LOCK_IRQ_ONE_UPDATE) {
+		arch_spin_unlock(lock);
+		__pk_irq_preempt_restore(0);
+		return;
+	}
 	if (do_raw_spin_unlock(lock)) {
 		local_irq_enable();
 		preempt_enable();
 	}
 }
 
+static __always_inline unsigned long
+__pk_raw_spin_lock_irqsave(raw_spinlock_t *lock)
+{
+	unsigned long flags;
+
+	if (PK_LOCK_IRQ_ONE_UPDATE) {
+		flags = __pk_irq_preempt_save();
+		arch_spin_lock(lock);
+		return flags;
+	}
+	local_irq_save(flags);
+	raw_spin_lock(lock);
+	return flags;
+}
+
+static __always_inline void
+__pk_raw_spin_unlock_irqrestore(raw_spinlock_t *lock, unsigned long flags)
+{
+	if (PK_LOCK_IRQ_ONE_UPDATE) {
+		arch_spin_unlock(lock);
+		__pk_irq_preempt_restore(flags);
+		return;
+	}
+	if (do_raw_spin_unlock(lock)) {
+		local_irq_restore(flags);
+		preempt_enable();
+	}
+}
+
+/**
+ * raw_spin_lock_irqsave() - save the interrupt state, disable interrupts,
+ * take @lock.  Any context.
+ */
 #define raw_spin_lock_irqsave(lock, flags)                                     \
 	do {                                                                   \
-		local_irq_save(flags);                                         \
-		raw_spin_lock(lock);                                           \
+		(flags) = __pk_raw_spin_lock_irqsave(lock);                    \
 	} while (0)
 
+/** raw_spin_unlock_irqrestore() - release @lock, restore @flags. */
 #define raw_spin_unlock_irqrestore(lock, flags)                                \
-	do {                                                                   \
-		if (do_raw_spin_unlock(lock)) {                                \
-			local_irq_restore(flags);                              \
-			preempt_enable();                                      \
-		}                                                              \
-	} while (0)
+	__pk_raw_spin_unlock_irqrestore(lock, flags)
 
 /** raw_spin_lock_bh() - take @lock with bottom halves disabled. */
 static __always_inline void raw_spin_lock_bh(raw_spinlock_t *lock)

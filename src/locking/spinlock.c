@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Spinning locks: the contended ticket path, the debug checks, and
+ * Spinning locks: the debug checks (the queued slow path is in
+ * qspinlock.c), and
  * spinlock_t/rwlock_t choosing between spinning and PREEMPT_RT's sleeping
  * substitution.  The choice is made per hold at lock time (rt_held), so an
  * unlock always undoes what its lock did.
@@ -30,11 +31,13 @@ static void spin_backoff(int spins)
 		pk_cpu_relax();
 }
 
-void pk_raw_spin_lock_slow(raw_spinlock_t *lock, uint16_t ticket)
+void pk_irq_preempt_restore_slow(unsigned long flags)
 {
-	for (int spins = 0;
-	     __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket; spins++)
-		spin_backoff(spins);
+	/* Interrupts that arrived while off run now, in hardirq context. */
+	if (!flags && pk_task_tls(pk_irq_soft_pending))
+		pk_irq_replay();
+	if (should_resched(0))
+		preempt_schedule();
 }
 
 /* ---- debug ---- */
@@ -658,63 +661,93 @@ void write_unlock_bh(rwlock_t *lock)
 	local_bh_enable();
 }
 
-/* rt: the _irq variants leave interrupts alone, as spin_lock_irq() does. */
+/*
+ * The _irq forms without rt: interrupts and preemption off in one update
+ * of the word when the debug checks are off (see spinlock.h).
+ */
+static unsigned long rw_irq_off(void)
+{
+	unsigned long flags;
+
+	if (PK_LOCK_IRQ_ONE_UPDATE)
+		return __pk_irq_preempt_save();
+	local_irq_save(flags);
+	preempt_disable();
+	return flags;
+}
+
+static void rw_irq_restore(unsigned long flags)
+{
+	if (PK_LOCK_IRQ_ONE_UPDATE) {
+		__pk_irq_preempt_restore(flags);
+		return;
+	}
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+static unsigned long read_lock_irqsave_ip(rwlock_t *lock, unsigned long ip)
+{
+	unsigned long flags;
+
+	if (pk_machine_rt()) {
+		/* rt: interrupts stay on, as spin_lock_irq() leaves them. */
+		local_save_flags(flags);
+		rwlock_acquire_read(lock, ip);
+		rt_read_lock(lock);
+		return flags;
+	}
+	/* Off first: the validator sees an irq-safe hold. */
+	flags = rw_irq_off();
+	rwlock_acquire_read(lock, ip);
+	arch_read_lock(lock);
+	return flags;
+}
+
+static unsigned long write_lock_irqsave_ip(rwlock_t *lock, unsigned long ip)
+{
+	unsigned long flags;
+
+	if (pk_machine_rt()) {
+		local_save_flags(flags);
+		lock_acquire(&lock->dep_map, 0, 0, 0, 1, NULL, ip);
+		rt_write_lock(lock);
+		return flags;
+	}
+	flags = rw_irq_off();
+	lock_acquire(&lock->dep_map, 0, 0, 0, 1, NULL, ip);
+	arch_write_lock(lock);
+	return flags;
+}
+
 void read_lock_irq(rwlock_t *lock)
 {
-	if (!pk_machine_rt())
-		local_irq_disable();
-	read_lock(lock);
+	(void)read_lock_irqsave_ip(lock, _RET_IP_);
 }
 
 void read_unlock_irq(rwlock_t *lock)
 {
-	if (pk_machine_rt()) {
-		rt_read_unlock(lock);
-		return;
-	}
-	arch_read_unlock(lock);
-	local_irq_enable();
-	preempt_enable();
+	read_unlock_irqrestore(lock, 0);
 }
 
 void write_lock_irq(rwlock_t *lock)
 {
-	if (!pk_machine_rt())
-		local_irq_disable();
-	write_lock(lock);
+	(void)write_lock_irqsave_ip(lock, _RET_IP_);
 }
 
 void write_unlock_irq(rwlock_t *lock)
 {
-	if (pk_machine_rt()) {
-		rt_write_unlock(lock);
-		return;
-	}
-	arch_write_unlock(lock);
-	local_irq_enable();
-	preempt_enable();
+	write_unlock_irqrestore(lock, 0);
 }
 
 unsigned long pk_read_lock_irqsave(rwlock_t *lock)
 {
-	unsigned long flags;
-
-	local_save_flags(flags);
-	if (!pk_machine_rt())
-		local_irq_save(flags);
-	read_lock(lock);
-	return flags;
+	return read_lock_irqsave_ip(lock, _RET_IP_);
 }
 
 unsigned long pk_write_lock_irqsave(rwlock_t *lock)
 {
-	unsigned long flags;
-
-	local_save_flags(flags);
-	if (!pk_machine_rt())
-		local_irq_save(flags);
-	write_lock(lock);
-	return flags;
+	return write_lock_irqsave_ip(lock, _RET_IP_);
 }
 
 void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
@@ -724,8 +757,7 @@ void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 		return;
 	}
 	arch_read_unlock(lock);
-	local_irq_restore(flags);
-	preempt_enable();
+	rw_irq_restore(flags);
 }
 
 void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
@@ -735,8 +767,7 @@ void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags)
 		return;
 	}
 	arch_write_unlock(lock);
-	local_irq_restore(flags);
-	preempt_enable();
+	rw_irq_restore(flags);
 }
 
 bool pk_spin_lock_held(spinlock_t *lock)

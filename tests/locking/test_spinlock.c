@@ -131,10 +131,11 @@ static void spin_lock_excludes(void **state)
 }
 
 /*
- * A waiter enters only when its ticket is served: the test thread holds the
- * lock, a thread takes the next ticket (seen in the lock word) and must
- * still be outside 20 ms later.  A correct lock never lets it in early,
- * whatever the timing; the 20 ms let a broken one be seen.
+ * A waiter enters only when the holder lets go: the test thread holds the
+ * lock, a thread starts waiting (seen in the lock word: the pending byte
+ * or a queue) and must still be outside 20 ms later.  A correct lock never
+ * lets it in early, whatever the timing; the 20 ms let a broken one be
+ * seen.
  */
 static int waiter_inside;
 
@@ -147,21 +148,21 @@ static void *ticket_waiter(void *arg)
 	return NULL;
 }
 
-static void waiter_enters_when_its_ticket_is_served(void **state)
+static void waiter_enters_when_the_holder_lets_go(void **state)
 {
 	struct timespec pause = {0, 20 * 1000 * 1000};
 	pthread_t t;
-	uint32_t v;
+	uint64_t v;
 	int early;
 
 	(void)state;
 	waiter_inside = 0;
 	raw_spin_lock(&raw);
 	pthread_create(&t, NULL, ticket_waiter, NULL);
-	do { /* the waiter has drawn its ticket: next is two past owner */
+	do { /* the waiter is waiting: pending, or queued */
 		sched_yield();
 		v = __atomic_load_n(&raw.val, __ATOMIC_ACQUIRE);
-	} while ((uint16_t)(v >> 16) != (uint16_t)(v + 2));
+	} while (!(v & ~PK_Q_LOCKED_MASK));
 	nanosleep(&pause, NULL);
 	early = __atomic_load_n(&waiter_inside, __ATOMIC_SEQ_CST);
 	raw_spin_unlock(&raw);
@@ -508,7 +509,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(every_variant_accounts_in_the_count),
 		T(trylock_fails_on_a_held_lock),
-		T(waiter_enters_when_its_ticket_is_served),
+		T(waiter_enters_when_the_holder_lets_go),
 		T(spin_lock_excludes),
 		T(rwlock_reader_waits_for_the_writer),
 		pk_only_if(CONFIG_DEBUG_SPINLOCK,
