@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <regex.h>
 #include <stdlib.h>
 
 #include <preempt/interrupt.h>
@@ -17,47 +16,9 @@
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
-#include "pk_test.h"
+#include "lockdep_test.h"
 
 #define LINE 13
-
-/* One line of the last report matches the extended regex @re. */
-static bool report_has_line(const char *re)
-{
-	regex_t rx;
-	bool found;
-
-	assert_int_equal(regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE), 0);
-	found = regexec(&rx, captured.text, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return found;
-}
-
-#define assert_line(re)                                                        \
-	do {                                                                   \
-		if (!report_has_line(re)) {                                    \
-			fprintf(stderr, "%s", captured.text);                  \
-			fail_msg("no line matches /%s/", (re));                \
-		}                                                              \
-	} while (0)
-
-static int setup(void **state)
-{
-	(void)state;
-	pk_lockdep_reset();
-	pk_lockdep_keep_going(false);
-	capture_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	pk_report_flush();
-	capture_stop();
-	pk_lockdep_reset();
-	return 0;
-}
 
 struct dev {
 	spinlock_t a, b, c;

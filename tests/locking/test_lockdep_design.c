@@ -15,27 +15,9 @@
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
-#include "pk_test.h"
+#include "lockdep_test.h"
 
 #define LINE 15
-
-static int setup(void **state)
-{
-	(void)state;
-	pk_lockdep_reset();
-	pk_lockdep_keep_going(false);
-	capture_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	pk_report_flush();
-	capture_stop();
-	pk_lockdep_reset();
-	return 0;
-}
 
 static const char *const circular =
 	"WARNING: possible circular locking dependency detected";

@@ -6,7 +6,6 @@
  * kernel's format.
  */
 #define _GNU_SOURCE
-#include <regex.h>
 
 #include <preempt/bit_spinlock.h>
 #include <preempt/interrupt.h>
@@ -18,46 +17,9 @@
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 
-#include "pk_test.h"
+#include "lockdep_test.h"
 
 #define LINE 14
-
-static bool report_has_line(const char *re)
-{
-	regex_t rx;
-	bool found;
-
-	assert_int_equal(regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE), 0);
-	found = regexec(&rx, captured.text, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return found;
-}
-
-#define assert_line(re)                                                        \
-	do {                                                                   \
-		if (!report_has_line(re)) {                                    \
-			fprintf(stderr, "%s", captured.text);                  \
-			fail_msg("no line matches /%s/", (re));                \
-		}                                                              \
-	} while (0)
-
-static int setup(void **state)
-{
-	(void)state;
-	pk_lockdep_reset();
-	pk_lockdep_keep_going(false);
-	capture_reset();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	pk_report_flush();
-	capture_stop();
-	pk_lockdep_reset();
-	return 0;
-}
 
 struct dev {
 	struct rt_mutex rt_a, rt_b;
