@@ -135,38 +135,48 @@ static bool differs_from_legacy(unsigned int seen)
  * One line per site, tab-separated, for `preempt audit --run`:
  * predicate, file, line, function, the seen word in hex, calls.
  */
+struct site_place {
+	char func[128];
+	const char *file;
+	int line;
+};
+
+/* Where @s is in the source; the return address is after the call, so
+ * the line of the byte before it is the call's. */
+static void site_place(const struct audit_site *s, struct site_place *p)
+{
+	unsigned long off, size;
+
+	p->file = NULL;
+	p->line = 0;
+	if (!pk_symbolize(s->ip - 1, p->func, sizeof(p->func), &off, &size,
+			  &p->file, &p->line))
+		snprintf(p->func, sizeof(p->func), "%#lx", s->ip);
+	if (!p->file)
+		p->file = "?";
+}
+
 static void log_site(FILE *out, const struct audit_site *s)
 {
-	char func[128];
-	const char *file = NULL;
-	unsigned long off, size;
-	int line = 0;
+	struct site_place p;
 
-	/* The return address is after the call: its line is the call's. */
-	if (!pk_symbolize(s->ip - 1, func, sizeof(func), &off, &size, &file,
-			  &line))
-		snprintf(func, sizeof(func), "%#lx", s->ip);
-	fprintf(out, "%s\t%s\t%d\t%s\t%x\t%lu\n", pred_names[s->pred],
-		file ? file : "?", line, func, s->seen, s->calls);
+	site_place(s, &p);
+	fprintf(out, "%s\t%s\t%d\t%s\t%x\t%lu\n", pred_names[s->pred], p.file,
+		p.line, p.func, s->seen, s->calls);
 }
 
 static void summarise_site(const struct audit_site *s)
 {
-	char func[128];
-	const char *file = NULL;
-	unsigned long off, size;
-	int line = 0;
+	struct site_place p;
 
 	if (!differs_from_legacy(s->seen))
 		return;
-	if (!pk_symbolize(s->ip - 1, func, sizeof(func), &off, &size, &file,
-			  &line))
-		snprintf(func, sizeof(func), "%#lx", s->ip);
+	site_place(s, &p);
 	fprintf(stderr,
 		"preempt audit: %s:%d: %s() in %s(): a PREEMPT_COUNT=n "
 		"kernel answers otherwise here (`preempt audit --run` for "
 		"details)\n",
-		file ? file : "?", line, pred_names[s->pred], func);
+		p.file, p.line, pred_names[s->pred], p.func);
 }
 
 /* At exit, on the exiting thread: task context, allocation allowed. */
