@@ -57,6 +57,13 @@ void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
 		  unsigned long ip);
 /** lock_release() - record that the caller released @lock.  Any context. */
 void lock_release(struct lockdep_map *lock, unsigned long ip);
+/**
+ * lock_sync() - record that the caller waits for @lock's holders without
+ * holding it (synchronize_srcu()): an acquisition and release at once,
+ * checked for deadlocks but not for interrupt safety.  Task context.
+ */
+void lock_sync(struct lockdep_map *lock, unsigned int subclass, int read,
+	       int check, struct lockdep_map *nest_lock, unsigned long ip);
 /** lock_downgrade() - the caller's write hold of @lock became a read. */
 void lock_downgrade(struct lockdep_map *lock, unsigned long ip);
 /**
@@ -119,6 +126,13 @@ static inline void lock_release(struct lockdep_map *lock, unsigned long ip)
 {
 	(void)lock, (void)ip;
 }
+static inline void lock_sync(struct lockdep_map *lock, unsigned int subclass,
+			     int read, int check,
+			     struct lockdep_map *nest_lock, unsigned long ip)
+{
+	(void)lock, (void)subclass, (void)read, (void)check, (void)nest_lock;
+	(void)ip;
+}
 static inline void lock_downgrade(struct lockdep_map *lock, unsigned long ip)
 {
 	(void)lock, (void)ip;
@@ -158,6 +172,7 @@ static inline void pk_might_lock(struct lockdep_map *lock,
 #define lock_map_acquire_read(l)                                               \
 	lock_acquire_shared_recursive(l, 0, 0, NULL, _THIS_IP_)
 #define lock_map_release(l) lock_release(l, _THIS_IP_)
+#define lock_map_sync(l) lock_sync(l, 0, 0, 1, NULL, _THIS_IP_)
 
 /* Re-key @lock, keeping its wait type. */
 #define __pk_lockdep_rekey(lock, name, key, sub)                               \

@@ -37,14 +37,19 @@ struct lock_class_key {
 	char subkeys[MAX_LOCKDEP_SUBCLASSES];
 };
 
-/* What a context may do while holding the lock (printed as -{o:i}). */
+/*
+ * How a lock waits (its outer type) and what may be taken while it is held
+ * (its inner type), printed as -{outer:inner}: a lock whose outer type is
+ * above what the context and the locks held allow is an invalid wait
+ * context (the kernel's CONFIG_PROVE_RAW_LOCK_NESTING, always on here).
+ */
 enum lockdep_wait_type {
 	LD_WAIT_INV = 0, /* not checked: take the lock's inner type */
 	LD_WAIT_FREE,	 /* wait-free: RCU readers */
-	LD_WAIT_SPIN,	 /* spins: raw_spinlock_t */
+	LD_WAIT_SPIN,	 /* spins: raw_spinlock_t, bit_spin_lock() */
 	LD_WAIT_CONFIG,	 /* spins, or sleeps under rt: spinlock_t */
 	LD_WAIT_SLEEP,	 /* sleeps: mutexes, rw_semaphores */
-	LD_WAIT_MAX,
+	LD_WAIT_MAX,	 /* task context: anything */
 };
 
 enum lockdep_lock_type {
@@ -82,6 +87,7 @@ struct held_lock {
 	uint8_t check;
 	uint8_t hardirqs_off;
 	uint8_t subclass;
+	uint8_t sync; /* lock_sync(): acquired and released at once */
 	uint16_t references;
 };
 

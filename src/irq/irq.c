@@ -100,6 +100,7 @@ static inline void irq_rcu_hook(struct pk_irq_cpu *c, int delta)
 		hook(c->owner, delta);
 }
 __thread struct pk_irq_cpu *pk_this_irq_cpu;
+__thread int pk_hardirq_config __attribute__((tls_model("initial-exec")));
 static __thread unsigned int irq_coalesced;
 
 /* Set once, never cleared: a late wake-up may still read it. */
@@ -207,10 +208,14 @@ static void run_action(unsigned int irq, struct irq_action *a,
 		       irq_handler_t handler)
 {
 	unsigned int before = (unsigned int)preempt_count(), after;
+	/* rt threads it unless it must stay hard (request_irq() below). */
+	int outer = pk_hardirq_config_enter(!a->thread_fn &&
+					    !(a->flags & IRQF_NO_THREAD));
 	irqreturn_t ret;
 
 	pk_trace(irq_entry, irq, a->name);
 	ret = handler((int)irq, a->dev_id);
+	pk_hardirq_config = outer;
 	pk_trace(irq_exit, irq, (int)ret);
 	if (ret == IRQ_WAKE_THREAD)
 		irq_wake_thread(irq, a);

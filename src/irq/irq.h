@@ -37,6 +37,23 @@ struct pk_irq_cpu {
 	uint32_t timer_pending; /* timer softirqs raised for ktimers */
 };
 
+/*
+ * The hardirq code running now is what PREEMPT_RT would move into a task
+ * (a handler rt forces into a thread, an irq_work item without
+ * IRQ_WORK_HARD_IRQ, an hrtimer callback): the lock validator lets it take
+ * spinlock_t (wait type "config"), not only raw locks.  Set around each
+ * such call, restored after it (handlers nest).
+ */
+extern __thread int pk_hardirq_config __attribute__((tls_model("initial-exec")));
+
+static inline int pk_hardirq_config_enter(int config)
+{
+	int outer = pk_hardirq_config;
+
+	pk_hardirq_config = config;
+	return outer;
+}
+
 /* The CPU the calling thread is, or works for (ksoftirqd); NULL if none. */
 extern __thread struct pk_irq_cpu *pk_this_irq_cpu;
 

@@ -104,11 +104,15 @@ static struct irq_work *take(struct irq_work **list)
 static void run_one(struct irq_work *work)
 {
 	unsigned int flags;
+	int outer;
 
 	/* From here a claim succeeds and queues it anew. */
 	flags = __atomic_and_fetch(&work->flags, ~IRQ_WORK_PENDING,
 				   __ATOMIC_ACQ_REL);
+	/* PREEMPT_RT runs only the hard items in hardirq. */
+	outer = pk_hardirq_config_enter(!(flags & IRQ_WORK_HARD_IRQ));
 	work->func(work);
+	pk_hardirq_config = outer;
 	/* Not busy, unless it was claimed again meanwhile. */
 	__atomic_compare_exchange_n(&work->flags, &flags,
 				    flags & ~IRQ_WORK_BUSY, false,

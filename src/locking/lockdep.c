@@ -25,6 +25,7 @@
 #include <preempt/sched.h>
 
 #include "../debug/report.h"
+#include "../irq/irq.h"
 #include "../sched/sched_internal.h"
 
 int debug_locks = 1;
@@ -113,6 +114,7 @@ struct lock_class {
 	int hash_next;
 	uint8_t wait_inner, wait_outer;
 	bool dead;
+	bool wait_reported; /* one invalid wait context report per class */
 };
 
 /* Dependency types: was prev held shared, is next a recursive reader. */
@@ -274,20 +276,14 @@ static void rp_class_name(struct report *r, const struct lock_class *c)
 }
 
 /*
- * Wait types as a kernel without CONFIG_PROVE_RAW_LOCK_NESTING numbers
- * them (spinlock_t's "config" type is its spinning one): 1 RCU reader,
- * 2 spinning locks, 3 sleeping locks.
+ * " (name){usage}-{outer:inner}", as the kernel prints a class.  The wait
+ * types are numbered as with CONFIG_PROVE_RAW_LOCK_NESTING, whose check
+ * this validator makes: 1 RCU reader, 2 raw spinning lock, 3 spinlock_t
+ * (sleeps under rt), 4 sleeping lock.
  */
-static int printed_wait(int t)
-{
-	return t > LD_WAIT_SPIN ? t - 1 : t;
-}
-
-/* " (name){usage}-{outer:inner}", as the kernel prints a class. */
 static void rp_class(struct report *r, const struct lock_class *c)
 {
-	int inner = printed_wait(c->wait_inner),
-	    outer = printed_wait(c->wait_outer);
+	int inner = c->wait_inner, outer = c->wait_outer;
 
 	rp(r, " (");
 	rp_class_name(r, c);
@@ -687,11 +683,23 @@ static unsigned int acq_trace(struct acq *a)
 
 /* ---- reports of the checks (graph lock held; each releases it) ---- */
 
-static void rp_lock_op(struct report *r, const struct lock_class *c, bool read)
+static void rp_op(struct report *r, const struct lock_class *c, const char *op)
 {
-	rp(r, "%s(", read ? "rlock" : "lock");
+	rp(r, "%s(", op);
 	rp_class_name(r, c);
 	rp(r, ");\n");
+}
+
+static void rp_lock_op(struct report *r, const struct lock_class *c, bool read)
+{
+	rp_op(r, c, read ? "rlock" : "lock");
+}
+
+/* A held lock's operation: a lock_sync() waits for the holders ("sync"). */
+static void rp_hlock_op(struct report *r, const struct held_lock *h)
+{
+	rp_op(r, &classes[h->class_idx],
+	      h->sync ? "sync" : h->read ? "rlock" : "lock");
 }
 
 static void rp_irq_scenario(struct report *r, const struct lock_class *safe,
@@ -785,7 +793,7 @@ print_circular(struct acq *a, struct held_lock *prev, struct held_lock *next,
 	rp(&r, "                               ");
 	rp_lock_op(&r, tgt, false);
 	rp(&r, "  ");
-	rp_lock_op(&r, src, next->read);
+	rp_hlock_op(&r, next);
 	rp(&r, "\n *** DEADLOCK ***\n\n");
 	return report_end(&r, a->p);
 }
@@ -793,7 +801,6 @@ print_circular(struct acq *a, struct held_lock *prev, struct held_lock *next,
 static __attribute__((noinline, cold)) int
 print_deadlock(struct acq *a, struct held_lock *prev, struct held_lock *next)
 {
-	struct lock_class *c = &classes[next->class_idx];
 	struct report r = {.from = a->from};
 
 	if (!report_begin()) {
@@ -808,9 +815,9 @@ print_deadlock(struct acq *a, struct held_lock *prev, struct held_lock *next)
 	rp(&r, "\nother info that might help us debug this:\n");
 	rp(&r, " Possible unsafe locking scenario:\n\n");
 	rp(&r, "       CPU0\n       ----\n  ");
-	rp_lock_op(&r, c, prev->read);
+	rp_hlock_op(&r, prev);
 	rp(&r, "  ");
-	rp_lock_op(&r, c, next->read);
+	rp_hlock_op(&r, next);
 	rp(&r, "\n *** DEADLOCK ***\n\n");
 	rp(&r, " May be due to missing lock nesting notation\n\n");
 	return report_end(&r, a->p);
@@ -1014,7 +1021,12 @@ static int mark_usage(struct acq *a, struct held_lock *h, struct lock_class *c)
 	 * handlers run in tasks: taking one with interrupts or bottom
 	 * halves on is no inversion (PREEMPT_RT's substitution).
 	 */
-	if (h->check && !(c->wait_inner == LD_WAIT_CONFIG && pk_machine_rt())) {
+	/*
+	 * A lock_sync() holds nothing an interrupt could wait for: no irq
+	 * state (the kernel's lock_sync(), for synchronize_srcu()).
+	 */
+	if (h->check && !h->sync &&
+	    !(c->wait_inner == LD_WAIT_CONFIG && pk_machine_rt())) {
 		if (h->irq_context == 1 &&
 		    !mark_lock(a, c, USED_IN_HARDIRQ + r))
 			return 0;
@@ -1081,7 +1093,7 @@ static int check_prev_add(struct acq *a, struct held_lock *prev,
 		match_cycle, prev->class_idx);
 	if (q >= 0)
 		return print_circular(a, prev, next, q);
-	if (!check_irq_usage(a, prev, next))
+	if (!next->sync && !check_irq_usage(a, prev, next))
 		return 0;
 	for (int e = pc->fwd; e >= 0; e = deps[e].next_fwd)
 		if (deps[e].to == next->class_idx) {
@@ -1163,6 +1175,68 @@ static void validate_chain(struct acq *a, struct held_lock *h)
 	graph_unlock();
 }
 
+/* ---- wait types (Documentation/locking/locktypes.rst's nesting) ---- */
+
+/*
+ * What the context itself allows: a task anything; a softirq (a task under
+ * PREEMPT_RT) spinlock_t; hardirq code spinlock_t too if rt would run it
+ * in a task (pk_hardirq_config), else raw spinning locks only.
+ */
+static int context_wait(int ctx)
+{
+	if (ctx == 1)
+		return pk_hardirq_config ? LD_WAIT_CONFIG : LD_WAIT_SPIN;
+	return ctx == 2 ? LD_WAIT_CONFIG : LD_WAIT_MAX;
+}
+
+static __attribute__((noinline, cold)) void
+print_invalid_wait(struct acq *a, struct lock_class *c, int ctx)
+{
+	struct report r = {.from = a->from};
+	int w = context_wait(ctx);
+
+	c->wait_reported = true;
+	if (!report_begin())
+		return;
+	rp_header(&r, "[ BUG: Invalid wait context ]");
+	rp(&r, "%s/%d is trying to lock:\n", a->p->comm, a->p->pid);
+	rp_hlock(&r, a->next);
+	rp(&r, "other info that might help us debug this:\n");
+	rp(&r, "context-{%d:%d}\n", w, w);
+	rp_held_locks(&r, a->p, a->p->lockdep_depth - 1);
+	rp_backtrace(&r);
+	report_emit(&r);
+}
+
+/*
+ * A lock may be taken only where its outer wait type is allowed: by the
+ * context, and by the inner type of every lock the context holds (a
+ * mutex under a spinlock_t, a spinlock_t under a raw_spinlock_t or in a
+ * hardirq handler rt cannot thread).  As the kernel, a trylock is exempt
+ * (it never waits), and the rule holds in every model: what is wrong
+ * under rt is reported without rt.  False if it reported.
+ */
+static bool check_wait_context(struct acq *a, struct lock_class *c, int ctx)
+{
+	struct task_struct *p = a->p;
+	int next = c->wait_outer ? c->wait_outer : c->wait_inner;
+	int allowed = context_wait(ctx);
+
+	if (!c->wait_inner || a->next->trylock || c->wait_reported)
+		return true;
+	for (int i = p->lockdep_depth - 2;
+	     i >= 0 && p->held_locks[i].irq_context == ctx; i--) {
+		int w = classes[p->held_locks[i].class_idx].wait_inner;
+
+		if (w && w < allowed)
+			allowed = w;
+	}
+	if (next <= allowed)
+		return true;
+	print_invalid_wait(a, c, ctx);
+	return false;
+}
+
 /* ---- the API ---- */
 
 static bool map_tracked(const struct lockdep_map *map)
@@ -1186,7 +1260,7 @@ static bool lockdep_enabled(void)
 static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 			   int trylock, int read, int check,
 			   struct lockdep_map *nest_lock, unsigned long ip,
-			   unsigned long from, unsigned int pc, int ctx)
+			   unsigned long from, unsigned int pc, int ctx, int sync)
 {
 	bool hardirqs_off = pc & HARDIRQ_DISABLE_MASK;
 	struct task_struct *p = current;
@@ -1230,6 +1304,7 @@ static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		.check = !!check,
 		.hardirqs_off = hardirqs_off,
 		.subclass = (uint8_t)sub,
+		.sync = (uint8_t)sync,
 	};
 	h->prev_chain_key = depth && p->held_locks[depth - 1].irq_context == ctx
 				    ? p->curr_chain_key
@@ -1240,6 +1315,8 @@ static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		stats.max_depth = (unsigned long)depth + 1;
 	stats.acquisitions++;
 	a = (struct acq){p, h, from, TRACE_PENDING, pc};
+	if (!check_wait_context(&a, c, ctx) && !debug_locks)
+		return;
 	if (!mark_usage(&a, h, c))
 		return;
 	if (check && !trylock)
@@ -1262,7 +1339,7 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
 	raw_local_irq_save(flags);
 	in_lockdep++;
 	__lock_acquire(map, subclass, trylock, read, check, nest_lock, ip,
-		       (unsigned long)__builtin_return_address(0), pc, ctx);
+		       (unsigned long)__builtin_return_address(0), pc, ctx, 0);
 	in_lockdep--;
 	raw_local_irq_restore(flags);
 }
@@ -1349,6 +1426,32 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 	raw_local_irq_save(flags);
 	in_lockdep++;
 	__lock_release(map, ip, (unsigned long)__builtin_return_address(0));
+	in_lockdep--;
+	raw_local_irq_restore(flags);
+}
+
+void lock_sync(struct lockdep_map *map, unsigned int subclass, int read,
+	       int check, struct lockdep_map *nest_lock, unsigned long ip)
+{
+	unsigned long flags;
+	unsigned int pc;
+	int ctx;
+
+	if (!map_tracked(map) || !lockdep_enabled() ||
+	    current->lockdep_recursion)
+		return;
+	pc = preempt_count();
+	ctx = irq_context();
+	raw_local_irq_save(flags);
+	in_lockdep++;
+	__lock_acquire(map, subclass, 0, read, check, nest_lock, ip,
+		       (unsigned long)__builtin_return_address(0), pc, ctx, 1);
+	/* Off the stack again, if it got there (a report may stop it). */
+	if (current->lockdep_depth &&
+	    current->held_locks[current->lockdep_depth - 1].instance == map &&
+	    current->held_locks[current->lockdep_depth - 1].sync)
+		__lock_release(map, ip,
+			       (unsigned long)__builtin_return_address(0));
 	in_lockdep--;
 	raw_local_irq_restore(flags);
 }

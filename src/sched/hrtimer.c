@@ -13,6 +13,7 @@
 #include <preempt/irqflags.h>
 #include <preempt/sched.h>
 
+#include "../irq/irq.h"
 #include "sched_internal.h"
 
 ktime_t ktime_get(void)
@@ -146,6 +147,7 @@ uint64_t hrtimer_forward_now(struct hrtimer *timer, ktime_t interval)
 void pk_hrtimers_run(struct rq *rq)
 {
 	ktime_t now = ktime_get();
+	int outer;
 
 	pk_raw_lock(&rq->hr_lock);
 	while (!list_empty(&rq->hrtimers)) {
@@ -160,7 +162,10 @@ void pk_hrtimers_run(struct rq *rq)
 		__atomic_store_n(&rq->running_hrtimer, t, __ATOMIC_RELEASE);
 		__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		pk_raw_unlock(&rq->hr_lock);
+		/* No _HARD mode: PREEMPT_RT expires them all in softirq. */
+		outer = pk_hardirq_config_enter(1);
 		restart = t->function(t);
+		pk_hardirq_config = outer;
 		pk_raw_lock(&rq->hr_lock);
 		__atomic_store_n(&rq->running_hrtimer, NULL, __ATOMIC_RELEASE);
 		/* A periodic timer moved its expiry on: back in the list. */

@@ -571,9 +571,13 @@ static irqreturn_t resched_interrupt(int irq, void *dev)
 
 static irqreturn_t call_function_interrupt(int irq, void *dev)
 {
+	/* The IPI's functions stay in hardirq under PREEMPT_RT too. */
+	int outer = pk_hardirq_config_enter(0);
+
 	(void)irq;
 	(void)dev;
 	pk_smp_call_ipi();
+	pk_hardirq_config = outer;
 	return IRQ_HANDLED;
 }
 

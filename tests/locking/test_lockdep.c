@@ -82,18 +82,18 @@ static void abba_across_tasks_is_reported_in_the_kernel_format(void **state)
 	assert_line("^WARNING: possible circular locking dependency detected$");
 	assert_line("^[^ ]+/[0-9]+ is trying to acquire lock:$");
 	assert_line(
-		"^[0-9a-f]{16} \\(&d->a\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}, at: "
+		"^[0-9a-f]{16} \\(&d->a\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, at: "
 		"order_ba\\+0x[0-9a-f]+/0x[0-9a-f]+$");
 	assert_line("^but task is already holding lock:$");
 	assert_line(
-		"^[0-9a-f]{16} \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}, at: "
+		"^[0-9a-f]{16} \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, at: "
 		"order_ba\\+");
 	assert_line("^which lock already depends on the new lock\\.$");
 	assert_line(
 		"^the existing dependency chain \\(in reverse order\\) is:$");
-	assert_line("^-> #1 \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}:$");
+	assert_line("^-> #1 \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}:$");
 	assert_line("^ +order_ab\\+0x"); /* where a -> b was first taken */
-	assert_line("^-> #0 \\(&d->a\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}:$");
+	assert_line("^-> #0 \\(&d->a\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}:$");
 	assert_line("^ Possible unsafe locking scenario:$");
 	assert_line("^       CPU0                    CPU1$");
 	assert_line("^       ----                    ----$");
@@ -104,7 +104,7 @@ static void abba_across_tasks_is_reported_in_the_kernel_format(void **state)
 	assert_line("^ \\*\\*\\* DEADLOCK \\*\\*\\*$");
 	assert_line("^1 lock held by [^ ]+/[0-9]+:$");
 	assert_line(
-		"^ #0: [0-9a-f]{16} \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}, "
+		"^ #0: [0-9a-f]{16} \\(&d->b\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, "
 		"at: order_ba\\+0x[0-9a-f]+/0x[0-9a-f]+$");
 	assert_line("^stack backtrace:$");
 	assert_line("^turning off the locking correctness validator\\.$");
@@ -153,8 +153,8 @@ static void rwsem_read_write_deadlock_is_reported(void **state)
 	mutex_unlock(&dev.m);
 	assert_int_equal(captured.nr, 1);
 	assert_line("^WARNING: possible circular locking dependency detected$");
-	assert_line("\\(&d->sem\\)\\{\\+\\+\\+\\+\\}-\\{3:3\\}");
-	assert_line("^-> #1 \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}:$");
+	assert_line("\\(&d->sem\\)\\{\\+\\+\\+\\+\\}-\\{4:4\\}");
+	assert_line("^-> #1 \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}:$");
 }
 
 /* might_lock() records the order without taking the lock. */
@@ -313,7 +313,7 @@ static void in_hardirq_then_irqs_on_is_inconsistent(void **state)
 		    "usage\\.$");
 	assert_line(
 		"^[^ ]+/[0-9]+ \\[HC0\\[0\\]:SC0\\[0\\]:HE1:SE1\\] takes:$");
-	assert_line("\\(&irq_lock\\)\\{\\?\\.\\.\\.\\}-\\{2:2\\}, at: ");
+	assert_line("\\(&irq_lock\\)\\{\\?\\.\\.\\.\\}-\\{3:3\\}, at: ");
 	assert_line("^\\{IN-HARDIRQ-W\\} state was registered at:$");
 	assert_line("^ +take_irq_lock\\+0x");
 	assert_line("^  <Interrupt>$");
@@ -391,8 +391,8 @@ static void irq_safe_to_irq_unsafe_order_is_reported(void **state)
 	assert_line("is trying to acquire:$");
 	assert_line("^and this task is already holding:$");
 	assert_line("^which would create a new lock dependency:$");
-	assert_line("^ \\(&irq_lock\\)\\{-\\.\\.\\.\\}-\\{2:2\\} -> "
-		    "\\(&unsafe_lock\\)\\{\\+\\.\\+\\.\\}-\\{2:2\\}$");
+	assert_line("^ \\(&irq_lock\\)\\{-\\.\\.\\.\\}-\\{3:3\\} -> "
+		    "\\(&unsafe_lock\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}$");
 	assert_line("^but this new dependency connects a HARDIRQ-irq-safe "
 		    "lock:$");
 	assert_line("^to a HARDIRQ-irq-unsafe lock:$");
@@ -511,7 +511,7 @@ static void locks_held_are_reported(void **state)
 	assert_line("^WARNING: [^ ]+/[0-9]+ still has locks held!$");
 	assert_line("^1 lock held by [^ ]+/[0-9]+:$");
 	assert_line(
-		"^ #0: [0-9a-f]{16} \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, "
+		"^ #0: [0-9a-f]{16} \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}, "
 		"at: locks_held_are_reported\\+0x");
 	mutex_unlock(&dev.m);
 }
@@ -531,14 +531,14 @@ static void assertions_work_for_every_lock_type(void **state)
 	rwlock_init(&rw);
 	rt_mutex_init(&rtm);
 	spin_lock(&big_lock);
+	write_lock(&rw); /* a raw lock nests inside, not outside */
 	raw_spin_lock(&raw);
-	write_lock(&rw);
 	lockdep_assert_held(&big_lock);
 	lockdep_assert_held(&raw);
 	lockdep_assert_held(&rw);
 	lockdep_assert_held_write(&rw);
-	write_unlock(&rw);
 	raw_spin_unlock(&raw);
+	write_unlock(&rw);
 	spin_unlock(&big_lock);
 	mutex_lock(&big_mutex);
 	lockdep_assert_held(&big_mutex);

@@ -322,7 +322,7 @@ static void usage_characters(void **state)
 	spin_unlock(&l1);
 	local_irq_restore(flags);
 	assert_int_equal(captured.nr, 1);
-	assert_report_contains("(&l1){-.-.}-{2:2}");
+	assert_report_contains("(&l1){-.-.}-{3:3}");
 }
 
 int main(void)

@@ -54,10 +54,10 @@ static void rt_mutex_abba_is_circular(void **state)
 	mutex_unlock(&dev.m);
 	assert_int_equal(captured.nr, 1);
 	assert_line("^WARNING: possible circular locking dependency detected$");
-	assert_line("^[0-9a-f]{16} \\(&d->rt_a\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, "
+	assert_line("^[0-9a-f]{16} \\(&d->rt_a\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}, "
 		    "at: rt_mutex_abba_is_circular\\+0x");
-	assert_line("^-> #1 \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}:$");
-	assert_line("^-> #0 \\(&d->rt_a\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}:$");
+	assert_line("^-> #1 \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}:$");
+	assert_line("^-> #0 \\(&d->rt_a\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}:$");
 	assert_line("^  lock\\(&d->m\\);$");
 }
 
@@ -102,7 +102,7 @@ static void rt_mutex_trylock_and_static_name(void **state)
 	rt_mutex_unlock(&static_rt);
 	assert_int_equal(captured.nr, 1);
 	assert_line("^ #0: [0-9a-f]{16} \\(static_rt\\)\\{\\+\\.\\+\\.\\}-"
-		    "\\{3:3\\}, at: rt_mutex_trylock_and_static_name\\+0x");
+		    "\\{4:4\\}, at: rt_mutex_trylock_and_static_name\\+0x");
 }
 
 /* ---- local_lock_t ---- */
@@ -162,7 +162,7 @@ static void local_lock_is_validated_by_its_name(void **state)
 	assert_int_equal(captured.nr, 1);
 	assert_line("^WARNING: possible circular locking dependency detected$");
 	assert_line("^[0-9a-f]{16} \\(&pcpu_lock\\)\\{\\+\\.\\+\\.\\}-"
-		    "\\{2:2\\}, at: local_lock_is_validated_by_its_name\\+0x");
+		    "\\{3:3\\}, at: local_lock_is_validated_by_its_name\\+0x");
 }
 
 /* local_lock() only disables preemption: an interrupt taking it too is
@@ -186,7 +186,7 @@ static void local_lock_in_irq_needs_the_irq_variant(void **state)
 	assert_int_equal(captured.nr, 1);
 	assert_line("^inconsistent \\{IN-HARDIRQ-W\\} -> \\{HARDIRQ-ON-W\\} "
 		    "usage\\.$");
-	assert_line("\\(&pcpu_lock\\)\\{\\?\\.\\.\\.\\}-\\{2:2\\}, at: ");
+	assert_line("\\(&pcpu_lock\\)\\{\\?\\.\\.\\.\\}-\\{3:3\\}, at: ");
 }
 
 /* ---- bit_spin_lock ---- */
@@ -232,10 +232,10 @@ static void rcu_readers_are_held_locks(void **state)
 	assert_int_equal(captured.nr, 1);
 	assert_line("^3 locks held by [^ ]+/[0-9]+:$");
 	assert_line("^ #0: [0-9a-f]{16} \\(rcu_read_lock\\)\\{\\.\\.\\.\\.\\}-"
-		    "\\{1:2\\}, at: rcu_readers_are_held_locks\\+0x");
+		    "\\{1:3\\}, at: rcu_readers_are_held_locks\\+0x");
 	assert_line(
 		"^ #1: [0-9a-f]{16} \\(rcu_read_lock_bh\\)\\{\\.\\.\\.\\.\\}"
-		"-\\{1:2\\}, at: ");
+		"-\\{1:3\\}, at: ");
 	assert_line(
 		"^ #2: [0-9a-f]{16} \\(rcu_read_lock_sched\\)\\{\\.\\.\\.\\."
 		"\\}-\\{1:2\\}, at: ");
@@ -291,7 +291,7 @@ static void enter_user_with_a_lock_held_is_reported(void **state)
 		    "held!$");
 	assert_line("^2 locks held by [^ ]+/[0-9]+:$");
 	assert_line(
-		"^ #0: [0-9a-f]{16} \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{3:3\\}, "
+		"^ #0: [0-9a-f]{16} \\(&d->m\\)\\{\\+\\.\\+\\.\\}-\\{4:4\\}, "
 		"at: enter_user_with_a_lock_held_is_reported\\+0x");
 	assert_line("^ #1: [0-9a-f]{16} \\(rcu_read_lock\\)");
 	assert_int_equal(debug_locks, 0);
@@ -309,7 +309,7 @@ static void irq_return_to_user_with_a_leaked_lock(void **state)
 	assert_int_equal(captured.nr, 2);
 	assert_line("^WARNING: lock held when returning to user space!$");
 	assert_line("^1 lock held by [^ ]+/[0-9]+:$");
-	assert_line("^ #0: [0-9a-f]{16} \\(&d->s\\)\\{-\\.\\.\\.\\}-\\{2:2\\}, "
+	assert_line("^ #0: [0-9a-f]{16} \\(&d->s\\)\\{-\\.\\.\\.\\}-\\{3:3\\}, "
 		    "at: irq_handler\\+0x");
 	spin_unlock(&dev.s);
 }
