@@ -127,8 +127,8 @@ static inline void lock_release(struct lockdep_map *lock, unsigned long ip)
 	(void)lock, (void)ip;
 }
 static inline void lock_sync(struct lockdep_map *lock, unsigned int subclass,
-			     int read, int check,
-			     struct lockdep_map *nest_lock, unsigned long ip)
+			     int read, int check, struct lockdep_map *nest_lock,
+			     unsigned long ip)
 {
 	(void)lock, (void)subclass, (void)read, (void)check, (void)nest_lock;
 	(void)ip;

@@ -23,11 +23,20 @@ struct srcu_struct {
 	int queued; /* on the srcu kthread's list */
 	struct srcu_struct *pk_next;
 	unsigned long gps; /* grace periods completed */
+	/*
+	 * The domain as the lock validator sees it (the kernel's): each
+	 * reader a recursive read, synchronize_srcu() a lock_sync(), so a
+	 * grace period awaited inside the domain's own reader, or under a
+	 * lock one of its readers takes, is a deadlock report.  No wait
+	 * type: a reader may sleep and may be entered anywhere.
+	 */
+	struct lockdep_map dep_map;
 };
 
 #define __SRCU_STRUCT_INIT(name)                                               \
 	{                                                                      \
 		.idx = 0, .cbs = NULL, .cbs_tail = &(name).cbs,                \
+		.dep_map = STATIC_LOCKDEP_MAP_INIT(#name, NULL),               \
 	}
 
 /** DEFINE_SRCU() - define and initialize an srcu_struct named @name. */
@@ -35,8 +44,18 @@ struct srcu_struct {
 #define DEFINE_STATIC_SRCU(name)                                               \
 	static struct srcu_struct name = __SRCU_STRUCT_INIT(name)
 
-/** init_srcu_struct() - initialize @ssp.  Task context.  Returns 0. */
-int init_srcu_struct(struct srcu_struct *ssp);
+int __init_srcu_struct(struct srcu_struct *ssp, const char *name,
+		       struct lock_class_key *key);
+/**
+ * init_srcu_struct() - initialize @ssp, its lock class the call site's
+ * (named by the expression).  Task context.  Returns 0.
+ */
+#define init_srcu_struct(ssp)                                                  \
+	({                                                                     \
+		PK_LOCKDEP_KEY(__srcu_key);                                    \
+		__init_srcu_struct((ssp), PK_LOCKDEP_NAME(#ssp),               \
+				   PK_LOCKDEP_KEYP(__srcu_key));               \
+	})
 
 /**
  * cleanup_srcu_struct() - @ssp will not be used again; reports readers
@@ -54,20 +73,32 @@ static inline int srcu_read_lock(struct srcu_struct *ssp)
 	int idx = (int)(__atomic_load_n(&ssp->idx, __ATOMIC_RELAXED) & 1);
 
 	__atomic_add_fetch(&ssp->readers[idx], 1, __ATOMIC_SEQ_CST);
+	lock_acquire(&ssp->dep_map, 0, 0, 2, 1, NULL, _THIS_IP_);
 	return idx;
 }
 
 /** srcu_read_unlock() - leave the reader srcu_read_lock() returned @idx. */
 static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
+	lock_release(&ssp->dep_map, _THIS_IP_);
 	__atomic_sub_fetch(&ssp->readers[idx & 1], 1, __ATOMIC_SEQ_CST);
 }
 
-/** srcu_read_lock_held() - is some reader of @ssp inside (approximate)? */
-static inline bool srcu_read_lock_held(const struct srcu_struct *ssp)
+/* Is any reader of @ssp inside, in any task? */
+static inline bool pk_srcu_readers_inside(const struct srcu_struct *ssp)
 {
 	return __atomic_load_n(&ssp->readers[0], __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&ssp->readers[1], __ATOMIC_RELAXED);
+}
+
+/**
+ * srcu_read_lock_held() - is the caller inside a reader of @ssp?  Without
+ * the validator (or for a domain it does not track): is anyone?
+ */
+static inline bool srcu_read_lock_held(const struct srcu_struct *ssp)
+{
+	return pk_lock_state(lock_is_held(&ssp->dep_map),
+			     pk_srcu_readers_inside(ssp)) != 0;
 }
 
 /** srcu_dereference() - rcu_dereference() for an SRCU reader of @ssp. */

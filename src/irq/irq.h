@@ -44,7 +44,8 @@ struct pk_irq_cpu {
  * spinlock_t (wait type "config"), not only raw locks.  Set around each
  * such call, restored after it (handlers nest).
  */
-extern __thread int pk_hardirq_config __attribute__((tls_model("initial-exec")));
+extern __thread int pk_hardirq_config
+	__attribute__((tls_model("initial-exec")));
 
 static inline int pk_hardirq_config_enter(int config)
 {

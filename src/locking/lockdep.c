@@ -699,7 +699,9 @@ static void rp_lock_op(struct report *r, const struct lock_class *c, bool read)
 static void rp_hlock_op(struct report *r, const struct held_lock *h)
 {
 	rp_op(r, &classes[h->class_idx],
-	      h->sync ? "sync" : h->read ? "rlock" : "lock");
+	      h->sync	? "sync"
+	      : h->read ? "rlock"
+			: "lock");
 }
 
 static void rp_irq_scenario(struct report *r, const struct lock_class *safe,
@@ -789,7 +791,8 @@ print_circular(struct acq *a, struct held_lock *prev, struct held_lock *next,
 	rp(&r, "       ----                    ----\n  ");
 	rp_lock_op(&r, tgt, prev->read);
 	rp(&r, "                               ");
-	rp_lock_op(&r, parent, false);
+	/* the recorded edge into prev says how parent was held */
+	rp_lock_op(&r, parent, !(deps[bfs_queue[q].dep].types & DEPS_FROM_E));
 	rp(&r, "                               ");
 	rp_lock_op(&r, tgt, false);
 	rp(&r, "  ");
@@ -1260,7 +1263,8 @@ static bool lockdep_enabled(void)
 static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 			   int trylock, int read, int check,
 			   struct lockdep_map *nest_lock, unsigned long ip,
-			   unsigned long from, unsigned int pc, int ctx, int sync)
+			   unsigned long from, unsigned int pc, int ctx,
+			   int sync)
 {
 	bool hardirqs_off = pc & HARDIRQ_DISABLE_MASK;
 	struct task_struct *p = current;

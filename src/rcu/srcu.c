@@ -28,16 +28,18 @@ static struct task_struct *srcu_kthread;
 static DECLARE_WAIT_QUEUE_HEAD(srcu_kthread_wq);
 static DECLARE_WAIT_QUEUE_HEAD(srcu_done_wq);
 
-int init_srcu_struct(struct srcu_struct *ssp)
+int __init_srcu_struct(struct srcu_struct *ssp, const char *name,
+		       struct lock_class_key *key)
 {
 	*ssp = (struct srcu_struct){0};
 	ssp->cbs_tail = &ssp->cbs;
+	lockdep_init_map(&ssp->dep_map, name, key, 0);
 	return 0;
 }
 
 void cleanup_srcu_struct(struct srcu_struct *ssp)
 {
-	WARN(srcu_read_lock_held(ssp),
+	WARN(pk_srcu_readers_inside(ssp),
 	     "cleanup_srcu_struct(): readers still inside");
 	WARN(__atomic_load_n(&ssp->n_cbs, __ATOMIC_ACQUIRE),
 	     "cleanup_srcu_struct(): callbacks still queued");
@@ -71,6 +73,15 @@ static void srcu_gp(struct srcu_struct *ssp)
 
 void synchronize_srcu(struct srcu_struct *ssp)
 {
+	/* Waits for the readers, as a writer would: the kernel's lock_sync().
+	 */
+	lock_sync(&ssp->dep_map, 0, 0, 1, NULL,
+		  (unsigned long)__builtin_return_address(0));
+	RCU_LOCKDEP_WARN(debug_locks && (lock_is_held(&rcu_lock_map) > 0 ||
+					 lock_is_held(&rcu_bh_lock_map) > 0 ||
+					 lock_is_held(&rcu_sched_lock_map) > 0),
+			 "Illegal synchronize_srcu() in same-type SRCU (or in "
+			 "RCU) read-side critical section");
 	might_sleep();
 	srcu_gp(ssp);
 }

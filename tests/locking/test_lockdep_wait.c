@@ -133,8 +133,9 @@ static void spinlock_in_sched_reader_is_invalid(void **state)
 	spin_unlock(&w.s);
 	rcu_read_unlock_sched();
 	assert_int_equal(captured.nr, 1);
-	assert_line("^ #0: [0-9a-f]{16} \\(rcu_read_lock_sched\\)\\{\\.\\.\\.\\."
-		    "\\}-\\{1:2\\}, at: ");
+	assert_line(
+		"^ #0: [0-9a-f]{16} \\(rcu_read_lock_sched\\)\\{\\.\\.\\.\\."
+		"\\}-\\{1:2\\}, at: ");
 }
 
 /* Every allowed nesting, and a trylock (which never waits): silent. */
