@@ -15,6 +15,7 @@
 #include <preempt/rwsem.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
+#include <preempt/srcu.h>
 
 #include "cli.h"
 
@@ -30,12 +31,13 @@ static void usage(FILE *out)
 		"`preempt demo --seconds 1` as the workload.  --scenario runs\n"
 		"one mistake instead, for its report: abba, cycle, recursive,\n"
 		"inconsistent, safe-unsafe, inversion, unlock, held, rwsem,\n"
-		"user.\n"
+		"user, wait, srcu.\n"
 		"PREEMPT_LOCKDEP=off|keep_going changes what a report does.\n");
 }
 
 struct dev {
 	spinlock_t lock_a, lock_b, lock_c;
+	raw_spinlock_t raw;
 	struct mutex mutex;
 	struct rw_semaphore sem;
 	rwlock_t rw;
@@ -49,6 +51,7 @@ static void dev_init(struct dev *dev)
 	spin_lock_init(&dev->lock_a);
 	spin_lock_init(&dev->lock_b);
 	spin_lock_init(&dev->lock_c);
+	raw_spin_lock_init(&dev->raw);
 	mutex_init(&dev->mutex);
 	init_rwsem(&dev->sem);
 	rwlock_init(&dev->rw);
@@ -255,6 +258,30 @@ static void scenario_user(void)
 	mutex_unlock(&devs[0].mutex);
 }
 
+/* spinlock_t sleeps under rt: not inside a raw spinning lock. */
+static void scenario_wait(void)
+{
+	raw_spin_lock(&devs[0].raw);
+	spin_lock(&devs[0].lock_a);
+	spin_unlock(&devs[0].lock_a);
+	raw_spin_unlock(&devs[0].raw);
+}
+
+DEFINE_STATIC_SRCU(dev_srcu);
+
+/* A reader takes the mutex; the mutex's holder waits for the readers. */
+static void scenario_srcu(void)
+{
+	int idx = srcu_read_lock(&dev_srcu);
+
+	mutex_lock(&devs[0].mutex);
+	mutex_unlock(&devs[0].mutex);
+	srcu_read_unlock(&dev_srcu, idx);
+	mutex_lock(&devs[0].mutex);
+	synchronize_srcu(&dev_srcu);
+	mutex_unlock(&devs[0].mutex);
+}
+
 static void scenario_abba(void)
 {
 	in_thread(task_ab, &devs[0]);
@@ -275,6 +302,8 @@ static const struct scenario {
 	{"held", scenario_held},
 	{"rwsem", scenario_rwsem},
 	{"user", scenario_user},
+	{"wait", scenario_wait},
+	{"srcu", scenario_srcu},
 };
 
 static void print_stats(void)
