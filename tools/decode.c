@@ -879,6 +879,7 @@ struct log {
 	regmatch_t m[MAX_GROUPS];
 	const struct pattern *pat;
 	uint64_t entered; /* the huh line's first count, for the second */
+	enum splat_wait_numbering wait_num; /* of the whole input */
 };
 
 struct hit {
@@ -1200,9 +1201,11 @@ static void splat_json(const struct log *lg, const struct splat *sp)
 
 static void held_lock(const struct log *lg, const struct opts *o)
 {
-	char name[128], text[512];
+	char name[128], text[768];
+	const char *role;
 
-	if (!splat_held_lock(lg->line, name, sizeof(name), text, sizeof(text)))
+	if (!splat_held_lock(lg->line, lg->wait_num, &role, name, sizeof(name),
+			     text, sizeof(text)))
 		return;
 	if (!o->json) {
 		printf("    => %s\n", text);
@@ -1210,7 +1213,7 @@ static void held_lock(const struct log *lg, const struct opts *o)
 	}
 	printf("{\"source\":");
 	json_str(lg->name, strlen(lg->name));
-	printf(",\"line\":%lu,\"role\":\"held_lock\",\"lock\":", lg->lineno);
+	printf(",\"line\":%lu,\"role\":\"%s\",\"lock\":", lg->lineno, role);
 	json_str(name, strlen(name));
 	printf(",\"explain\":");
 	json_str(text, strlen(text));
@@ -1319,6 +1322,7 @@ static int read_log(FILE *f, struct log *lg, const struct opts *o)
 		free_lines(&ls);
 		return cli_usage_error("decode", "out of memory");
 	}
+	lg->wait_num = splat_wait_numbering(ls.stripped, ls.n);
 	for (size_t i = 0; i < ls.n; i++)
 		impossible |= one_line(lg, &ls, i, sp, &have_sp, o,
 				       have_rcu ? &rcu_re : NULL);

@@ -1056,71 +1056,161 @@ void splat_read(const char *const *lines, size_t n, size_t at, struct splat *s)
 	analyse(s);
 }
 
-/* ---- lockdep's held-lock lines ---- */
+/* ---- lockdep's lock lines ---- */
 
-static const char *wait_type(int w)
+/*
+ * Which numbering the kernel printed wait types in.  With
+ * CONFIG_PROVE_RAW_LOCK_NESTING spinlock_t has a type of its own (3) and
+ * sleeping locks are 4, a task's context 5; without it spinlock_t is 2
+ * like raw_spinlock_t, sleeping locks 3, a task's context 4.  A 4 in a
+ * lock's pair, or context 5 or 3, proves the first; context 4 the second.
+ */
+enum splat_wait_numbering splat_wait_numbering(const char *const *lines,
+					       size_t n)
+{
+	regmatch_t m[3];
+
+	for (size_t i = 0; i < n; i++) {
+		if (rx("\\}-\\{([0-9]):([0-9])\\}", lines[i], m, 3) &&
+		    (lines[i][m[1].rm_so] == '4' ||
+		     lines[i][m[2].rm_so] == '4'))
+			return WAIT_NUM_NESTING;
+		if (rx("^context-\\{([0-9]):[0-9]\\}$", lines[i], m, 2)) {
+			char c = lines[i][m[1].rm_so];
+
+			if (c == '5' || c == '3')
+				return WAIT_NUM_NESTING;
+			if (c == '4')
+				return WAIT_NUM_CLASSIC;
+		}
+	}
+	return WAIT_NUM_UNKNOWN;
+}
+
+static const char *wait_type(int w, enum splat_wait_numbering num)
 {
 	switch (w) {
 	case 0:
-		return "no wait type (a lockdep map, e.g. rwsem-like or a "
-		       "pseudo-lock)";
+		return "none (not checked: an SRCU domain, a bare lockdep_map)";
 	case 1:
-		return "wait-free (e.g. RCU)";
+		return "wait-free (an RCU reader)";
 	case 2:
-		return "spinning (raw_spinlock_t)";
+		return num == WAIT_NUM_NESTING
+			       ? "spinning (raw_spinlock_t, bit spinlock)"
+		       : num == WAIT_NUM_CLASSIC
+			       ? "spinning (raw_spinlock_t or spinlock_t)"
+			       : "spinning (raw_spinlock_t; spinlock_t too "
+				 "without CONFIG_PROVE_RAW_LOCK_NESTING)";
 	case 3:
-		return "spinning, sleeping on PREEMPT_RT (spinlock_t)";
+		return num == WAIT_NUM_NESTING
+			       ? "spinlock_t-like (spins, sleeps on "
+				 "PREEMPT_RT: "
+				 "spinlock_t, rwlock_t, local_lock_t)"
+		       : num == WAIT_NUM_CLASSIC
+			       ? "sleeping (mutex, rwsem)"
+			       : "sleeping (mutex, rwsem), or spinlock_t-like "
+				 "(sleeps on PREEMPT_RT) with "
+				 "CONFIG_PROVE_RAW_LOCK_NESTING";
 	case 4:
-		return "sleeping (mutex, rwsem)";
+		return num == WAIT_NUM_CLASSIC ? "any (a task)"
+					       : "sleeping (mutex, rwsem)";
+	case 5:
+		return "any (a task)";
 	default:
 		return "unknown";
 	}
 }
 
+/* Documentation/locking/lockdep-design.rst's table: ever in irq or not,
+ * ever with irqs enabled or not. */
 static const char *usage_char(char c)
 {
 	switch (c) {
 	case '.':
-		return "irqs disabled, not in irq";
+		return "never in irq, never with irqs enabled";
 	case '-':
-		return "in irq";
+		return "in irq, never with irqs enabled";
 	case '+':
-		return "irqs enabled";
+		return "with irqs enabled, never in irq";
 	case '?':
-		return "in irq with irqs enabled";
+		return "in irq and with irqs enabled";
 	default:
 		return "?";
 	}
 }
 
-bool splat_held_lock(const char *line, char *name, size_t nlen, char *buf,
+/*
+ * The context line of "BUG: Invalid wait context": what the context
+ * itself allowed, before the held locks lowered it.
+ */
+static bool wait_context_line(const char *line, enum splat_wait_numbering num,
+			      char *buf, size_t len)
+{
+	regmatch_t m[2];
+	int w;
+
+	if (!rx("^context-\\{([0-9]):[0-9]\\}$", line, m, 2))
+		return false;
+	w = line[m[1].rm_so] - '0';
+	if (num == WAIT_NUM_UNKNOWN)
+		num = w == 4 ? WAIT_NUM_CLASSIC : WAIT_NUM_NESTING;
+	buf[0] = '\0';
+	add(buf, len, "wait context %d: the context allows locks up to %s", w,
+	    wait_type(w, num));
+	if (num == WAIT_NUM_NESTING && w == 3)
+		add(buf, len,
+		    " (a softirq, or hardirq code PREEMPT_RT runs "
+		    "in a thread)");
+	else if (w == 2)
+		add(buf, len,
+		    " (hardirq code that stays hard even on "
+		    "PREEMPT_RT)");
+	add(buf, len,
+	    "; the held locks' inner types lower it, and the lock "
+	    "taken must not wait in a stronger way");
+	return true;
+}
+
+bool splat_held_lock(const char *line, enum splat_wait_numbering num,
+		     const char **role, char *name, size_t nlen, char *buf,
 		     size_t len)
 {
 	static const char *const states[] = {"hardirq",	   "hardirq-read",
 					     "softirq",	   "softirq-read",
 					     "reclaim_fs", "reclaim_fs-read"};
-	regmatch_t m[8];
+	regmatch_t m[9];
 	char usage[16];
 	size_t nu;
 
-	if (!rx("^#[0-9]+: +([[:xdigit:]]+ )?\\((.+)\\)\\{([-.+?]{4,6})\\}(-\\{"
-		"([0-9]):([0-9])\\})?, at: (.*)$",
-		line, m, 8))
+	if (wait_context_line(line, num, buf, len)) {
+		*role = "wait_context";
+		snprintf(name, nlen, "%s", "");
+		return true;
+	}
+	/* " #0: addr (name)", "addr (name)" (the lock being taken) or
+	 * "-> #1 (name)" (a dependency chain's entry) */
+	if (!rx("^(#[0-9]+: +([[:xdigit:]]+ )?|[[:xdigit:]]{8,16} |-> #[0-9]+ )"
+		"\\((.+)\\)\\{([-.+?]{4,6})\\}(-\\{([0-9]):([0-9])\\})?"
+		"(, at: .*|:)$",
+		line, m, 9))
 		return false;
-	grp(line, &m[2], name, nlen);
-	grp(line, &m[3], usage, sizeof(usage));
+	*role = line[0] == '#'	 ? "held_lock"
+		: line[0] == '-' ? "chain_lock"
+				 : "lock";
+	grp(line, &m[3], name, nlen);
+	grp(line, &m[4], usage, sizeof(usage));
 	nu = strlen(usage);
 	buf[0] = '\0';
 	add(buf, len, "lock %s, usage {%s}:", name, usage);
 	for (size_t i = 0; i < nu && i < 6; i++)
 		add(buf, len, " %s %s%s", states[i], usage_char(usage[i]),
 		    i + 1 < nu ? ";" : "");
-	if (m[4].rm_so >= 0) {
-		int outer = line[m[5].rm_so] - '0',
-		    inner = line[m[6].rm_so] - '0';
+	if (m[5].rm_so >= 0) {
+		int outer = line[m[6].rm_so] - '0',
+		    inner = line[m[7].rm_so] - '0';
 
 		add(buf, len, "; wait types {%d:%d}: outer %s, inner %s", outer,
-		    inner, wait_type(outer), wait_type(inner));
+		    inner, wait_type(outer, num), wait_type(inner, num));
 	}
 	return true;
 }

@@ -87,8 +87,25 @@ void splat_read(const char *const *lines, size_t n, size_t at, struct splat *s);
 const char *splat_printer_name(enum splat_printer p);
 const char *splat_verdict_name(enum splat_verdict v);
 
-/* " #0: ffff... (&lock){+.+.}-{2:2}, at: f+0x1/0x2": explained into @buf. */
-bool splat_held_lock(const char *line, char *name, size_t nlen, char *buf,
+enum splat_wait_numbering {
+	WAIT_NUM_UNKNOWN,
+	WAIT_NUM_NESTING, /* CONFIG_PROVE_RAW_LOCK_NESTING: spinlock_t 3 */
+	WAIT_NUM_CLASSIC, /* without: spinlock_t 2, sleeping locks 3 */
+};
+
+/* The numbering of the wait types in @lines, from what they print. */
+enum splat_wait_numbering splat_wait_numbering(const char *const *lines,
+					       size_t n);
+
+/*
+ * A lockdep lock line explained into @buf: " #0: ffff... (&lock){+.+.}-
+ * {2:2}, at: f+0x1/0x2" (@role "held_lock"), the lock being taken
+ * ("ffff... (&lock)...", "lock"), a dependency chain's "-> #1 (&lock)...:"
+ * ("chain_lock"), or an invalid wait context's "context-{5:5}"
+ * ("wait_context", @name empty).
+ */
+bool splat_held_lock(const char *line, enum splat_wait_numbering num,
+		     const char **role, char *name, size_t nlen, char *buf,
 		     size_t len);
 
 #endif /* PREEMPT_TOOLS_SPLAT_H */

@@ -73,8 +73,7 @@ static void srcu_gp(struct srcu_struct *ssp)
 
 void synchronize_srcu(struct srcu_struct *ssp)
 {
-	/* Waits for the readers, as a writer would: the kernel's lock_sync().
-	 */
+	/* Waits for the readers as a writer would: the kernel's lock_sync() */
 	lock_sync(&ssp->dep_map, 0, 0, 1, NULL,
 		  (unsigned long)__builtin_return_address(0));
 	RCU_LOCKDEP_WARN(debug_locks && (lock_is_held(&rcu_lock_map) > 0 ||

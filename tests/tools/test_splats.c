@@ -283,18 +283,92 @@ static void prefixes_are_stripped(void **state)
 
 static void held_lock_lines(void **state)
 {
-	char name[64], text[512];
+	char name[64], text[768];
+	const char *role;
 
 	(void)state;
 	assert_true(splat_held_lock("#0: ffff888012345678 (&lock_a){+.-.}-"
 				    "{2:2}, at: func+0x12/0x30",
-				    name, sizeof(name), text, sizeof(text)));
+				    WAIT_NUM_UNKNOWN, &role, name, sizeof(name),
+				    text, sizeof(text)));
+	assert_string_equal(role, "held_lock");
 	assert_string_equal(name, "&lock_a");
-	assert_non_null(strstr(text, "hardirq irqs enabled"));
-	assert_non_null(strstr(text, "softirq in irq"));
-	assert_non_null(strstr(text, "outer spinning (raw_spinlock_t)"));
-	assert_false(splat_held_lock("#0: nothing here", name, sizeof(name),
-				     text, sizeof(text)));
+	assert_non_null(strstr(text, "hardirq with irqs enabled, never in "
+				     "irq;"));
+	assert_non_null(strstr(text, "hardirq-read never in irq, never with "
+				     "irqs enabled;"));
+	assert_non_null(strstr(text, "softirq in irq, never with irqs "
+				     "enabled;"));
+	assert_non_null(strstr(text, "outer spinning (raw_spinlock_t; "
+				     "spinlock_t too without "
+				     "CONFIG_PROVE_RAW_LOCK_NESTING)"));
+	assert_false(splat_held_lock("#0: nothing here", WAIT_NUM_UNKNOWN,
+				     &role, name, sizeof(name), text,
+				     sizeof(text)));
+	/* a task-ish line that is no lock line */
+	assert_false(splat_held_lock("ffff888012345678 is not a lock",
+				     WAIT_NUM_UNKNOWN, &role, name,
+				     sizeof(name), text, sizeof(text)));
+}
+
+/* Written here in the kernel's format (not a captured report): an invalid
+ * wait context with CONFIG_PROVE_RAW_LOCK_NESTING's numbering. */
+static const char *const wait_splat[] = {
+	"[ BUG: Invalid wait context ]",
+	"swapper/0/1 is trying to lock:",
+	"ffff888003a4c0d8 (&dev->lock){....}-{3:3}, at: probe+0x2c/0x80",
+	"other info that might help us debug this:",
+	"context-{5:5}",
+	"1 lock held by swapper/0/1:",
+	" #0: ffffffff82a0e118 (raw_lock){+.+.}-{2:2}, at: init+0x12/0x50",
+	"-> #1 (&dev->mutex){+.+.}-{4:4}:",
+};
+
+static void wait_types_by_numbering(void **state)
+{
+	size_t n = sizeof(wait_splat) / sizeof(wait_splat[0]);
+	const char *lines[8];
+	char name[64], text[768];
+	const char *role;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		lines[i] = splat_strip(wait_splat[i]);
+	assert_int_equal(splat_wait_numbering(lines, n), WAIT_NUM_NESTING);
+	assert_int_equal(splat_wait_numbering(lines, 3), WAIT_NUM_UNKNOWN);
+	assert_true(splat_held_lock(lines[2], WAIT_NUM_NESTING, &role, name,
+				    sizeof(name), text, sizeof(text)));
+	assert_string_equal(role, "lock");
+	assert_string_equal(name, "&dev->lock");
+	assert_non_null(strstr(text, "outer spinlock_t-like (spins, sleeps on "
+				     "PREEMPT_RT"));
+	assert_true(splat_held_lock(lines[4], WAIT_NUM_NESTING, &role, name,
+				    sizeof(name), text, sizeof(text)));
+	assert_string_equal(role, "wait_context");
+	assert_non_null(strstr(text, "wait context 5: the context allows "
+				     "locks up to any (a task)"));
+	assert_true(splat_held_lock(lines[6], WAIT_NUM_NESTING, &role, name,
+				    sizeof(name), text, sizeof(text)));
+	assert_string_equal(role, "held_lock");
+	assert_non_null(strstr(text, "outer spinning (raw_spinlock_t, bit "
+				     "spinlock)"));
+	assert_true(splat_held_lock(lines[7], WAIT_NUM_NESTING, &role, name,
+				    sizeof(name), text, sizeof(text)));
+	assert_string_equal(role, "chain_lock");
+	assert_non_null(strstr(text, "inner sleeping (mutex, rwsem)"));
+	/* the same digits without the option: 3 is a sleeping lock */
+	assert_true(splat_held_lock("#1: ffff888003a4c0d8 (&m){+.+.}-{3:3}, "
+				    "at: f+0x1/0x2",
+				    WAIT_NUM_CLASSIC, &role, name, sizeof(name),
+				    text, sizeof(text)));
+	assert_non_null(strstr(text, "outer sleeping (mutex, rwsem)"));
+	assert_true(splat_held_lock("context-{4:4}", WAIT_NUM_UNKNOWN, &role,
+				    name, sizeof(name), text, sizeof(text)));
+	assert_non_null(strstr(text, "wait context 4: the context allows "
+				     "locks up to any (a task)"));
+	assert_true(splat_held_lock("context-{2:2}", WAIT_NUM_NESTING, &role,
+				    name, sizeof(name), text, sizeof(text)));
+	assert_non_null(strstr(text, "stays hard even on PREEMPT_RT"));
 }
 
 /* Binary input: no raw control bytes on stdout, exit 0. */
@@ -329,6 +403,7 @@ int main(void)
 		cmocka_unit_test(cant_sleep_and_exit),
 		cmocka_unit_test(prefixes_are_stripped),
 		cmocka_unit_test(held_lock_lines),
+		cmocka_unit_test(wait_types_by_numbering),
 		cmocka_unit_test(binary_input_prints_no_control_bytes),
 	};
 
