@@ -112,7 +112,7 @@ struct lock_class {
 	unsigned int usage_trace[LOCK_USAGE_STATES];
 	int fwd, bwd; /* dependency lists, -1 terminated */
 	int hash_next;
-	uint8_t wait_inner, wait_outer;
+	uint8_t wait_inner, wait_outer, lock_type;
 	bool dead;
 	bool wait_reported; /* one invalid wait context report per class */
 };
@@ -468,6 +468,7 @@ static struct lock_class *class_register(struct lockdep_map *map,
 	c->fwd = c->bwd = -1;
 	c->wait_inner = map->wait_type_inner;
 	c->wait_outer = map->wait_type_outer;
+	c->lock_type = map->lock_type;
 	h = hash_ptr(key) % CLASSHASH_SIZE;
 	c->hash_next = class_hash[h];
 	__atomic_store_n(&nr_classes, nr_classes + 1, __ATOMIC_RELEASE);
@@ -593,6 +594,7 @@ static unsigned int bfs_gen;
 
 typedef bool (*bfs_match_t)(const struct lock_class *c, bool r,
 			    unsigned int arg);
+static bool match_usage(const struct lock_class *c, bool r, unsigned int mask);
 
 /*
  * From @start, forward or backward, the first class @match accepts (the
@@ -617,6 +619,14 @@ static int bfs(unsigned int start, bool start_r, bool forward, bool strong,
 		struct bfs_state st = bfs_queue[at];
 		int e = forward ? classes[st.cls].fwd : classes[st.cls].bwd;
 
+		/*
+		 * An interrupt search neither matches nor passes a per-CPU
+		 * lock (local_lock_t): only this CPU takes it, so it carries
+		 * no inversion (the kernel skips it the same way).
+		 */
+		if (match == match_usage &&
+		    classes[st.cls].lock_type == LD_LOCK_PERCPU)
+			continue;
 		if ((st.dep >= 0 || self) && match(&classes[st.cls], st.r, arg))
 			return (int)at;
 		for (; e >= 0;

@@ -233,6 +233,25 @@ static void spinlock_in_hard_handler_is_invalid(void **state)
 	assert_line("^context-\\{2:2\\}$");
 }
 
+/* A per-CPU lock carries no irq inversion (the kernel skips it): an
+ * irq-safe lock held around local_lock(), taken elsewhere with irqs on. */
+static void local_lock_carries_no_irq_inversion(void **state)
+{
+	unsigned long flags;
+
+	pk_lockdep_keep_going(true); /* past the hard handler's report */
+	spinlock_in_hard_handler_is_invalid(state); /* w.s: hardirq-safe */
+	capture_reset();
+	assert_int_equal(debug_locks, 1);
+	local_lock(&wait_pcpu); /* HARDIRQ-ON-W */
+	local_unlock(&wait_pcpu);
+	spin_lock_irqsave(&w.s, flags);
+	local_lock(&wait_pcpu);
+	local_unlock(&wait_pcpu);
+	spin_unlock_irqrestore(&w.s, flags);
+	assert_int_equal(captured.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +264,7 @@ int main(void)
 		T(allowed_nestings_are_silent),
 		T(one_report_per_class),
 		T(spinlock_in_hard_handler_is_invalid),
+		T(local_lock_carries_no_irq_inversion),
 #undef T
 	};
 
