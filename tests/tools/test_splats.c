@@ -336,6 +336,9 @@ static void wait_types_by_numbering(void **state)
 		lines[i] = splat_strip(wait_splat[i]);
 	assert_int_equal(splat_wait_numbering(lines, n), WAIT_NUM_NESTING);
 	assert_int_equal(splat_wait_numbering(lines, 3), WAIT_NUM_UNKNOWN);
+	/* a sleeping lock's {4:4} alone says it too */
+	assert_int_equal(splat_wait_numbering(lines + 5, 3), WAIT_NUM_NESTING);
+	assert_int_equal(splat_wait_numbering(lines + 4, 1), WAIT_NUM_NESTING);
 	assert_true(splat_held_lock(lines[2], WAIT_NUM_NESTING, &role, name,
 				    sizeof(name), text, sizeof(text)));
 	assert_string_equal(role, "lock");
