@@ -11,6 +11,7 @@
 #include <preempt/interrupt.h>
 #include <preempt/lockdep.h>
 #include <preempt/mutex.h>
+#include <preempt/rcupdate.h>
 #include <preempt/sched.h>
 #include <preempt/spinlock.h>
 #include <preempt/srcu.h>
@@ -118,6 +119,19 @@ static void what_is_not_a_deadlock(void **state)
 	cleanup_srcu_struct(&c.srcu);
 }
 
+/* Nor inside an RCU reader: lockdep-RCU's report, as the kernel's. */
+static void sync_inside_rcu_reader_is_suspicious(void **state)
+{
+	(void)state;
+	rcu_read_lock();
+	synchronize_srcu(&dom);
+	rcu_read_unlock();
+	assert_true(captured.nr >= 1);
+	assert_line("^WARNING: suspicious RCU usage$");
+	assert_line("Illegal synchronize_srcu\\(\\) in same-type SRCU \\(or in "
+		    "RCU\\) read-side critical section$");
+}
+
 /* ---- a reader in a hardirq handler, the grace period in a task ---- */
 
 static int handled;
@@ -162,6 +176,7 @@ int main(void)
 		T(sync_inside_own_reader_is_recursive),
 		T(sync_under_a_lock_a_reader_takes_is_circular),
 		T(what_is_not_a_deadlock),
+		T(sync_inside_rcu_reader_is_suspicious),
 		T(reader_in_irq_and_sync_with_irqs_on),
 #undef T
 	};
