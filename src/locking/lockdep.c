@@ -1337,25 +1337,43 @@ static void __lock_acquire(struct lockdep_map *map, unsigned int subclass,
 		validate_chain(&a, h);
 }
 
-void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
-		  int read, int check, struct lockdep_map *nest_lock,
-		  unsigned long ip)
+static void __lock_release(struct lockdep_map *map, unsigned long ip,
+			   unsigned long from);
+
+/* lock_acquire() and lock_sync(): @from is the caller's caller. */
+static void acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
+		    int read, int check, struct lockdep_map *nest_lock,
+		    unsigned long ip, unsigned long from, int sync)
 {
+	struct task_struct *p = current;
 	unsigned long flags;
 	unsigned int pc;
 	int ctx;
 
-	if (!map_tracked(map) || !lockdep_enabled() ||
-	    current->lockdep_recursion)
+	if (!map_tracked(map) || !lockdep_enabled() || p->lockdep_recursion)
 		return;
 	pc = preempt_count();
 	ctx = irq_context();
 	raw_local_irq_save(flags);
 	in_lockdep++;
-	__lock_acquire(map, subclass, trylock, read, check, nest_lock, ip,
-		       (unsigned long)__builtin_return_address(0), pc, ctx, 0);
+	__lock_acquire(map, subclass, trylock, read, check, nest_lock, ip, from,
+		       pc, ctx, sync);
+	/* A sync is off the stack at once, if it got there (a report may
+	 * have stopped it short). */
+	if (sync && p->lockdep_depth &&
+	    p->held_locks[p->lockdep_depth - 1].instance == map &&
+	    p->held_locks[p->lockdep_depth - 1].sync)
+		__lock_release(map, ip, from);
 	in_lockdep--;
 	raw_local_irq_restore(flags);
+}
+
+void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
+		  int read, int check, struct lockdep_map *nest_lock,
+		  unsigned long ip)
+{
+	acquire(map, subclass, trylock, read, check, nest_lock, ip,
+		(unsigned long)__builtin_return_address(0), 0);
 }
 
 static int find_held(struct task_struct *p, const struct lockdep_map *map)
@@ -1447,27 +1465,8 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 void lock_sync(struct lockdep_map *map, unsigned int subclass, int read,
 	       int check, struct lockdep_map *nest_lock, unsigned long ip)
 {
-	unsigned long flags;
-	unsigned int pc;
-	int ctx;
-
-	if (!map_tracked(map) || !lockdep_enabled() ||
-	    current->lockdep_recursion)
-		return;
-	pc = preempt_count();
-	ctx = irq_context();
-	raw_local_irq_save(flags);
-	in_lockdep++;
-	__lock_acquire(map, subclass, 0, read, check, nest_lock, ip,
-		       (unsigned long)__builtin_return_address(0), pc, ctx, 1);
-	/* Off the stack again, if it got there (a report may stop it). */
-	if (current->lockdep_depth &&
-	    current->held_locks[current->lockdep_depth - 1].instance == map &&
-	    current->held_locks[current->lockdep_depth - 1].sync)
-		__lock_release(map, ip,
-			       (unsigned long)__builtin_return_address(0));
-	in_lockdep--;
-	raw_local_irq_restore(flags);
+	acquire(map, subclass, 0, read, check, nest_lock, ip,
+		(unsigned long)__builtin_return_address(0), 1);
 }
 
 void lock_downgrade(struct lockdep_map *map, unsigned long ip)
