@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "../port/sim.h"
 
 static pk_report_hook_t report_hook;
 static void *report_hook_arg;
@@ -65,11 +66,7 @@ void pk_rbuf_printf(struct pk_rbuf *buf, const char *fmt, ...)
 
 static unsigned long now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL +
-	       (unsigned long)ts.tv_nsec;
+	return (unsigned long)pk_clock_ns();
 }
 
 bool pk_ratelimit_ok(enum pk_report_kind kind)
@@ -277,7 +274,7 @@ void pk_report_flush(void)
 		/* Another thread flushes, not preemptible: it will be done
 		 * soon, and whoever called us expects the reports out. */
 		if (__atomic_exchange_n(&flushing, 1, __ATOMIC_ACQUIRE)) {
-			sched_yield();
+			pk_host_yield();
 			continue;
 		}
 		/* Not switched out holding the flag: a waiter on this vCPU

@@ -5,6 +5,7 @@
 /* Branch hints, the compiler barrier and single-copy accesses. */
 
 #include <linux/compiler_types.h>
+#include <preempt/sim.h>
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -34,6 +35,7 @@
 	({                                                                     \
 		_Static_assert(__native_word(x) || sizeof(x) == 8,             \
 			       "READ_ONCE() of a non-word");                   \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		(__typeof__(x))__READ_ONCE(x);                                 \
 	})
 #define __WRITE_ONCE(x, val)                                                   \
@@ -44,6 +46,7 @@
 	do {                                                                   \
 		_Static_assert(__native_word(x) || sizeof(x) == 8,             \
 			       "WRITE_ONCE() of a non-word");                  \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		__WRITE_ONCE(x, val);                                          \
 	} while (0)
 #define READ_ONCE_NOCHECK(x) READ_ONCE(x)
