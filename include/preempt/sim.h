@@ -49,9 +49,8 @@ void pk_sim_point(int kind);
 #define pk_sim_hook(kind)                                                      \
 	do {                                                                   \
 		if (CONFIG_PREEMPT_SIM &&                                      \
-		    __builtin_expect(__atomic_load_n(&pk_sim_on,               \
-						     __ATOMIC_RELAXED),        \
-				     0))                                       \
+		    __builtin_expect(                                          \
+			    __atomic_load_n(&pk_sim_on, __ATOMIC_RELAXED), 0)) \
 			pk_sim_point(kind);                                    \
 	} while (0)
 

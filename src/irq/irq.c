@@ -390,8 +390,9 @@ int pk_irq_timer_arm(timer_t timer, long long first_ns, long long period_ns,
 	its.it_value.tv_nsec = first_ns % 1000000000L;
 	its.it_interval.tv_sec = period_ns / 1000000000L;
 	its.it_interval.tv_nsec = period_ns % 1000000000L;
-	return timer_settime(timer, abs ? TIMER_ABSTIME : 0, &its, NULL) ? -errno
-									  : 0;
+	return timer_settime(timer, abs ? TIMER_ABSTIME : 0, &its, NULL)
+		       ? -errno
+		       : 0;
 }
 
 void pk_irq_timer_delete(timer_t timer)
@@ -1009,8 +1010,8 @@ void pk_irq_sim_timer_fire(void *cookie, unsigned int irq)
 
 	__atomic_add_fetch(&c->raised[irq], 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_or(&c->pending, 1ULL << irq, __ATOMIC_SEQ_CST);
-	if (c != pk_this_irq_cpu)
-		pk_sim_kick(c->sim_id);
+	/* Its own CPU too: the clock may have moved inside its wait. */
+	pk_sim_kick(c->sim_id);
 }
 
 /*
@@ -1032,10 +1033,10 @@ void pk_irq_sim_take(void)
 		pk_irq_soft_pending = 1;
 		return;
 	}
-	pk_sim_event(PK_SIM_EV_IRQ,
-		     __builtin_ctzll(__atomic_load_n(&c->pending,
-						     __ATOMIC_RELAXED)),
-		     NULL);
+	pk_sim_event(
+		PK_SIM_EV_IRQ,
+		__builtin_ctzll(__atomic_load_n(&c->pending, __ATOMIC_RELAXED)),
+		NULL);
 	pk_irq_replay();
 }
 

@@ -49,10 +49,10 @@ enum strategy { S_RANDOM, S_PCT, S_DFS };
 #define SIM_TIMERS 256
 #define SIM_RING 32
 #define SIM_MAX_DFS 16
-#define SIM_QUANTUM_NS 100	       /* the clock's step per decision */
-#define SIM_SPIN_LOCKUP 2000000UL      /* spin yields without progress */
-#define SIM_CLOCK_BASE 1000000000LL    /* virtual boot at 1 s */
-#define SIM_PCT_STEPS_DEFAULT 20000UL  /* PCT's k when not given */
+#define SIM_QUANTUM_NS 100	      /* the clock's step per decision */
+#define SIM_SPIN_LOCKUP 2000000UL     /* spin yields without progress */
+#define SIM_CLOCK_BASE 1000000000LL   /* virtual boot at 1 s */
+#define SIM_PCT_STEPS_DEFAULT 20000UL /* PCT's k when not given */
 
 struct vtimer {
 	int used;
@@ -180,6 +180,9 @@ void pk_sim_event(enum pk_sim_event ev, int arg, const char *what)
 {
 	struct ring_ev *r = &sim.ring[sim.nring++ % SIM_RING];
 
+	sim.npreempt += ev == PK_SIM_EV_PREEMPT;
+	sim.nirq += ev == PK_SIM_EV_IRQ;
+
 	hash_mix(((unsigned long long)ev << 56) ^
 		 ((unsigned long long)(unsigned)self_id << 32) ^ (unsigned)arg);
 	hash_str(what);
@@ -270,7 +273,8 @@ bool pk_sim_requested(const char *spec)
 		return false;
 	if (!parse_spec(spec)) {
 		fprintf(stderr,
-			"preempt: PREEMPT_SIM=%s: expected SEED[,random|pct:D[:K]"
+			"preempt: PREEMPT_SIM=%s: expected "
+			"SEED[,random|pct:D[:K]"
 			"|dfs:I.J...][,limit=N]\n",
 			spec);
 		exit(2);
@@ -292,8 +296,9 @@ static void out_summary(void)
 	out("sim: seed ");
 	out_u(sim.seed, 10);
 	out(" strategy ");
-	out(sim.strategy == S_PCT ? "pct" : sim.strategy == S_DFS ? "dfs"
-								  : "random");
+	out(sim.strategy == S_PCT   ? "pct"
+	    : sim.strategy == S_DFS ? "dfs"
+				    : "random");
 	out(": ");
 	out_u(sim.steps, 10);
 	out(" decisions, ");
@@ -324,8 +329,7 @@ static void out_events(void)
 		out("  #");
 		out_u(r->step, 10);
 		out(" t+");
-		out_u((unsigned long long)(r->now - SIM_CLOCK_BASE) / 1000,
-		      10);
+		out_u((unsigned long long)(r->now - SIM_CLOCK_BASE) / 1000, 10);
 		out("us ");
 		out(r->part >= 0 ? parts[r->part].name : "?");
 		out(" ");
@@ -462,8 +466,9 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 	out("sim: seed ");
 	out_u(sim.seed, 10);
 	out(" strategy ");
-	out(sim.strategy == S_PCT ? "pct" : sim.strategy == S_DFS ? "dfs"
-								  : "random");
+	out(sim.strategy == S_PCT   ? "pct"
+	    : sim.strategy == S_DFS ? "dfs"
+				    : "random");
 	out("\n");
 	__atomic_store_n(&pk_sim_on, 1, __ATOMIC_SEQ_CST);
 }

@@ -678,8 +678,7 @@ void pk_for_each_task(void (*fn)(struct task_struct *p))
 	unsigned long flags;
 
 	pk_lock_irqsave(&tasks_lock, flags);
-	list_for_each_entry_safe(node, tmp, &all_tasks, node)
-		fn(node->task);
+	list_for_each_entry_safe(node, tmp, &all_tasks, node) fn(node->task);
 	pk_unlock_irqrestore(&tasks_lock, flags);
 }
 

@@ -128,7 +128,6 @@ static inline long pk_now_ns(void)
 	return (long)pk_clock_ns();
 }
 
-
 /* ---- between the scheduler's files ---- */
 
 void pk_sched_tick(struct rq *rq);
