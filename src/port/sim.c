@@ -38,6 +38,7 @@ struct part {
 	int state;
 	const void *wait_addr;
 	long long deadline; /* virtual ns; 0: none */
+	long long blocked_since;
 	int prio;	    /* PCT priority, higher runs first */
 	char name[16];
 	void *wait_bt[8]; /* where a blocked participant waits */
@@ -53,6 +54,9 @@ enum strategy { S_RANDOM, S_PCT, S_DFS };
 #define SIM_SPIN_LOCKUP 2000000UL     /* spin yields without progress */
 #define SIM_CLOCK_BASE 1000000000LL   /* virtual boot at 1 s */
 #define SIM_PCT_STEPS_DEFAULT 20000UL /* PCT's k when not given */
+/* Main blocked this long on the virtual clock while only timers tick: the
+ * machine is stuck (the kernel's hung_task_timeout_secs default). */
+#define SIM_HUNG_NS (120 * 1000000000LL)
 
 struct vtimer {
 	int used;
@@ -637,6 +641,11 @@ static bool advance_to_next_event(void)
 			next = parts[i].deadline;
 	if (!next)
 		return false;
+	if (parts[0].state == P_BLOCKED &&
+	    next - parts[0].blocked_since > SIM_HUNG_NS) {
+		out("\nINFO: task main blocked for more than 120 seconds.\n");
+		return false;
+	}
 	if (next > sim.now)
 		sim.now = next;
 	pk_sim_event(PK_SIM_EV_TIME, 0, NULL);
@@ -797,6 +806,7 @@ void pk_host_futex_wait(unsigned int *addr, unsigned int val,
 		return;
 	sim.spin_streak = 0;
 	parts[me].state = P_BLOCKED;
+	parts[me].blocked_since = sim.now;
 	parts[me].wait_addr = addr;
 	parts[me].deadline = deadline_ns;
 	if (me == 0)
