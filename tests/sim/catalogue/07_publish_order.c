@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 07: a missed smp_store_release()/smp_load_acquire() pairing: a flag
+ * published before the data it announces.
+ *
+ * A producer kthread (vCPU 1) hands messages to a consumer kthread
+ * (vCPU 0) through a one-slot mailbox.  The buggy producer raises the
+ * "full" flag first and writes the message after it, in program order:
+ *
+ *	producer:                          consumer:
+ *	WRITE_ONCE(box.full, 1);
+ *	                                   wait_event(wq, READ_ONCE(box.full));
+ *	                                   m = READ_ONCE(box.msg);   // old
+ *	WRITE_ONCE(box.msg, seq);
+ *
+ * (The same bug on a weakly ordered CPU needs no bad program order:
+ * data-then-flag with plain stores may become visible flag-first.  Here
+ * the order is wrong in the program itself, so any interleaving that
+ * lets the consumer run between the two stores shows it.)
+ *
+ * Detected by: BUG_ON() in the consumer: every message must carry the
+ * next sequence number (a report: abort).
+ * Fix (-DFIXED): the message first, then smp_store_release() of the
+ * flag; the consumer reads the flag with smp_load_acquire(), which
+ * orders its read of the message after it.
+ *
+ * Exit status: see catalogue.h.
+ */
+
+#include "catalogue.h"
+
+#define NAME "07_publish_order"
+#define MESSAGES 300
+
+static DECLARE_WAIT_QUEUE_HEAD(full_wq);
+static DECLARE_WAIT_QUEUE_HEAD(empty_wq);
+static struct {
+	int full;
+	unsigned long msg;
+} box;
+
+static void post(unsigned long seq)
+{
+#ifndef FIXED
+	WRITE_ONCE(box.full, 1);
+	WRITE_ONCE(box.msg, seq);
+#else
+	WRITE_ONCE(box.msg, seq);
+	smp_store_release(&box.full, 1);
+#endif
+	wake_up(&full_wq);
+}
+
+static bool box_full(void)
+{
+#ifndef FIXED
+	return READ_ONCE(box.full);
+#else
+	return smp_load_acquire(&box.full);
+#endif
+}
+
+static int producer(void *data)
+{
+	for (unsigned long seq = 1; seq <= MESSAGES; seq++) {
+		/* The slot is free once the consumer is done with it. */
+		wait_event(empty_wq, !smp_load_acquire(&box.full));
+		post(seq);
+	}
+	return 0;
+}
+
+static int consumer(void *data)
+{
+	for (unsigned long seq = 1; seq <= MESSAGES; seq++) {
+		wait_event(full_wq, box_full());
+		BUG_ON(READ_ONCE(box.msg) != seq);
+		smp_store_release(&box.full, 0); /* done with box.msg */
+		wake_up(&empty_wq);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	struct task_struct *c, *p;
+
+	cat_boot();
+	c = cat_start(consumer, NULL, "consumer", 0);
+	p = cat_start(producer, NULL, "producer", 1);
+	kthread_stop(p);
+	kthread_stop(c);
+	machine_shutdown();
+	printf("catalogue: %s (%s): no bug observed, %d messages\n", NAME,
+	       CAT_BUILD, MESSAGES);
+	return 0;
+}
