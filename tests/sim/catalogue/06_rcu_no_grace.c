@@ -11,14 +11,20 @@
  *	c = rcu_dereference(cur);
  *	                            old = rcu_replace_pointer(cur, new, 1);
  *	                            kfree(old);             // c is old
- *	use(c->val[]);              // freed memory
+ *	spin_lock(&c->lock);        // freed memory
+ *	c->hits++;
+ *	spin_unlock(&c->lock);
+ *	use(c->val[]);
  *	rcu_read_unlock();
  *
  * Freeing poisons the object (CAT_POISON bytes), as slab debugging does.
  *
- * Detected by: BUG_ON() in the reader, which checks at the end of its
- * critical section that the object still has its magic and that its
- * values add up to the checksum stored with them (a report: abort).
+ * Detected by: BUG_ON() in the reader, which checks the object's magic
+ * when it finds the object and, at the end of its critical section, the
+ * magic again and that the values add up to the checksum stored with
+ * them (a report: abort).  A free between the first check and the lock
+ * meets the spinlock debug check ("spinlock bad magic"), whose report
+ * reads the poisoned owner and crashes (SIGSEGV): found, as an oops.
  * Fix (-DFIXED): call_rcu(): the object is poisoned and freed only after
  * every reader that could have seen it has left its critical section.
  *
@@ -26,6 +32,7 @@
  */
 
 #include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 
 #include "catalogue.h"
 
@@ -39,6 +46,8 @@
 
 struct conf {
 	unsigned long magic;
+	spinlock_t lock; /* hits */
+	unsigned long hits;
 	unsigned long val[NR_VALS];
 	unsigned long sum;
 	struct rcu_head rh;
@@ -57,6 +66,8 @@ static struct conf *conf_new(unsigned long gen)
 		c->val[i] = gen * NR_VALS + i;
 		c->sum += c->val[i];
 	}
+	spin_lock_init(&c->lock);
+	c->hits = 0;
 	c->magic = CONF_MAGIC;
 	return c;
 }
@@ -93,6 +104,10 @@ static int reader(void *data)
 
 		rcu_read_lock();
 		c = rcu_dereference(cur);
+		BUG_ON(READ_ONCE(c->magic) != CONF_MAGIC);
+		spin_lock(&c->lock);
+		c->hits++;
+		spin_unlock(&c->lock);
 		for (int j = 0; j < NR_VALS; j++)
 			sum += READ_ONCE(c->val[j]);
 		BUG_ON(READ_ONCE(c->magic) != CONF_MAGIC ||

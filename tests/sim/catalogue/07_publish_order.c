@@ -5,21 +5,24 @@
  *
  * A producer kthread (vCPU 1) hands messages to a consumer kthread
  * (vCPU 0) through a one-slot mailbox.  The buggy producer raises the
- * "full" flag first and writes the message after it, in program order:
+ * "full" flag first and attaches the message after it, in program order:
  *
  *	producer:                          consumer:
  *	WRITE_ONCE(box.full, 1);
+ *	m = kmalloc(...);
  *	                                   wait_event(wq, READ_ONCE(box.full));
- *	                                   m = READ_ONCE(box.msg);   // old
- *	WRITE_ONCE(box.msg, seq);
+ *	                                   m = READ_ONCE(box.msg);   // NULL
+ *	m->seq = seq;
+ *	WRITE_ONCE(box.msg, m);
  *
  * (The same bug on a weakly ordered CPU needs no bad program order:
  * data-then-flag with plain stores may become visible flag-first.  Here
  * the order is wrong in the program itself, so any interleaving that
  * lets the consumer run between the two stores shows it.)
  *
- * Detected by: BUG_ON() in the consumer: every message must carry the
- * next sequence number (a report: abort).
+ * Detected by: BUG_ON() in the consumer: the flag must come with a
+ * message, and the message with the next sequence number (a report:
+ * abort).
  * Fix (-DFIXED): the message first, then smp_store_release() of the
  * flag; the consumer reads the flag with smp_load_acquire(), which
  * orders its read of the message after it.
@@ -34,18 +37,31 @@
 
 static DECLARE_WAIT_QUEUE_HEAD(full_wq);
 static DECLARE_WAIT_QUEUE_HEAD(empty_wq);
+struct message {
+	unsigned long seq;
+};
+
 static struct {
 	int full;
-	unsigned long msg;
+	struct message *msg;
 } box;
+
+static struct message *message_new(unsigned long seq)
+{
+	struct message *m = kmalloc(sizeof(*m), GFP_KERNEL);
+
+	BUG_ON(!m);
+	m->seq = seq;
+	return m;
+}
 
 static void post(unsigned long seq)
 {
 #ifndef FIXED
 	WRITE_ONCE(box.full, 1);
-	WRITE_ONCE(box.msg, seq);
+	WRITE_ONCE(box.msg, message_new(seq));
 #else
-	WRITE_ONCE(box.msg, seq);
+	WRITE_ONCE(box.msg, message_new(seq));
 	smp_store_release(&box.full, 1);
 #endif
 	wake_up(&full_wq);
@@ -73,9 +89,14 @@ static int producer(void *data)
 static int consumer(void *data)
 {
 	for (unsigned long seq = 1; seq <= MESSAGES; seq++) {
+		struct message *m;
+
 		wait_event(full_wq, box_full());
-		BUG_ON(READ_ONCE(box.msg) != seq);
-		smp_store_release(&box.full, 0); /* done with box.msg */
+		m = READ_ONCE(box.msg);
+		BUG_ON(!m || m->seq != seq);
+		WRITE_ONCE(box.msg, NULL);
+		kfree(m);
+		smp_store_release(&box.full, 0); /* box.msg is free */
 		wake_up(&empty_wq);
 	}
 	return 0;

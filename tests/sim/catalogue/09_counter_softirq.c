@@ -2,30 +2,35 @@
 /*
  * 09: a counter updated non-atomically from a task and a softirq.
  *
- * A kthread on vCPU 0 sends packets and counts them in dev.packets; a
- * timer on the same vCPU (TIMER_SOFTIRQ, at the tick's interrupt exit)
- * counts the packets it retransmits in the same counter.  The task's
- * update is a plain read-modify-write, with bottom halves enabled:
+ * Packets get sequence numbers from dev.next_seq.  A kthread on vCPU 0
+ * sends packets; a timer on the same vCPU (TIMER_SOFTIRQ) sends
+ * retransmissions, and takes its numbers from the same counter.  The
+ * task reads the counter, queues the packet (under the queue's lock,
+ * which it rightly takes with bottom halves off), and only then stores
+ * the counter back, with bottom halves on again:
  *
- *	n = READ_ONCE(dev.packets);        // 41
- *	                                   // <- tick: the timer runs and
- *	                                   //    stores 42
- *	WRITE_ONCE(dev.packets, n + 1);    // 42: the timer's packet is lost
+ *	seq = READ_ONCE(dev.next_seq);          // 41
+ *	spin_lock_bh(&dev.queue_lock);
+ *	queue(seq);
+ *	spin_unlock_bh(&dev.queue_lock);        // <- the timer runs here (or
+ *	                                        //    at the next tick) and
+ *	                                        //    takes 41 too
+ *	WRITE_ONCE(dev.next_seq, seq + 1);      // 42: one number lost
  *
- * (READ_ONCE()/WRITE_ONCE() keep the load and the store two
- * instructions, as a ++ is on most CPUs and at -O0 on x86; an optimizing
- * x86 compiler may turn a plain ++ into one memory add, which an
- * interrupt on the same CPU cannot split, though another CPU could.)
+ * A timer that became due while bottom halves were off runs at
+ * spin_unlock_bh(); one due at a tick anywhere else in the window runs
+ * at that tick's interrupt exit.
  *
- * Detected by: the program's own count: at the end dev.packets must be
- * what the task and the timer each say they counted (exit 1 otherwise).
- * Fix (-DFIXED): local_bh_disable() around the task's update, so the
- * softirq waits for it (an atomic_t or a per-CPU counter would do too).
+ * Detected by: the program's own count: at the end every packet, sent or
+ * retransmitted, must have had its own number (exit 1 otherwise).
+ * Fix (-DFIXED): the number is taken and advanced under the queue lock
+ * too, with bottom halves off, as the timer does it.
  *
  * Exit status: see catalogue.h.
  */
 
 #include <linux/bottom_half.h>
+#include <linux/spinlock.h>
 #include <linux/timer.h>
 
 #include "catalogue.h"
@@ -33,43 +38,54 @@
 #define NAME "09_counter_softirq"
 #define PACKETS 2000
 #define WORK 4000 /* building a packet: ~4 us */
+#define RETRANSMIT_JIFFIES 3
 
 static struct {
-	unsigned long packets;	   /* the shared, buggy counter */
+	unsigned long next_seq;	   /* the shared counter */
+	spinlock_t queue_lock;	   /* the queue */
+	unsigned long queued;	   /* the queue's length, say */
 	unsigned long sent;	   /* the task's own count */
 	unsigned long retransmits; /* the timer's own count */
 	bool stopping;
 	struct timer_list timer;
-} dev;
+} dev = {.queue_lock = __SPIN_LOCK_UNLOCKED(dev.queue_lock)};
 
+/* Softirq context: nothing else on this CPU runs until it returns. */
 static void retransmit_timer(struct timer_list *t)
 {
-	dev.packets++; /* softirq: nothing on this CPU interrupts it */
+	spin_lock(&dev.queue_lock);
+	dev.next_seq++;
+	dev.queued++;
+	spin_unlock(&dev.queue_lock);
 	dev.retransmits++;
 	if (!READ_ONCE(dev.stopping))
-		mod_timer(t, jiffies + 1);
+		mod_timer(t, jiffies + RETRANSMIT_JIFFIES);
 }
 
-static void count_sent(void)
+static void send_packet(void)
 {
 #ifndef FIXED
-	unsigned long n = READ_ONCE(dev.packets);
+	unsigned long seq = READ_ONCE(dev.next_seq);
 
-	WRITE_ONCE(dev.packets, n + 1);
+	spin_lock_bh(&dev.queue_lock);
+	dev.queued++;
+	spin_unlock_bh(&dev.queue_lock);
+	WRITE_ONCE(dev.next_seq, seq + 1);
 #else
-	local_bh_disable();
-	WRITE_ONCE(dev.packets, READ_ONCE(dev.packets) + 1);
-	local_bh_enable();
+	spin_lock_bh(&dev.queue_lock);
+	dev.next_seq++;
+	dev.queued++;
+	spin_unlock_bh(&dev.queue_lock);
 #endif
 }
 
 static int sender(void *sink)
 {
 	/* Armed here, the timer runs on this vCPU. */
-	mod_timer(&dev.timer, jiffies + 1);
+	mod_timer(&dev.timer, jiffies + RETRANSMIT_JIFFIES);
 	for (int i = 0; i < PACKETS; i++) {
 		*(unsigned long *)sink += cat_work(WORK);
-		count_sent();
+		send_packet();
 		dev.sent++;
 	}
 	WRITE_ONCE(dev.stopping, true);
@@ -87,9 +103,10 @@ int main(void)
 	s = cat_start(sender, &sink, "sender", 0);
 	kthread_stop(s);
 	machine_shutdown();
-	if (dev.packets != dev.sent + dev.retransmits)
-		cat_found(NAME, "%lu packets counted, %lu sent + %lu resent",
-			  dev.packets, dev.sent, dev.retransmits);
+	if (dev.next_seq != dev.sent + dev.retransmits)
+		cat_found(NAME,
+			  "%lu sequence numbers for %lu sent + %lu resent",
+			  dev.next_seq, dev.sent, dev.retransmits);
 	printf("catalogue: %s (%s): no bug observed, %lu + %lu packets\n", NAME,
 	       CAT_BUILD, dev.sent, dev.retransmits);
 	return 0;

@@ -8,24 +8,27 @@
  * later, about when the timeout is due, and frees it:
  *
  *	completer (vCPU 1):                timer softirq (vCPU 0):
- *	                                   req_timeout(): reads req
+ *	                                   req_timeout():
  *	del_timer(&req->timer);  // 0: not pending, it is running
  *	kfree(req);
- *	                                   ... reads req: freed memory
+ *	                                   spin_lock(&req->lock);  // freed
  *
  * del_timer() only takes a pending timer off the list; it does not wait
  * for a callback that is already running on another CPU.  Freeing
  * poisons the request (CAT_POISON bytes).
  *
  * Detected by: BUG_ON() in the callback, which checks the request's magic
- * before and after it reads the request (a report in softirq context:
- * abort).
+ * before and after it uses the request (a report in softirq context:
+ * abort).  A free between the first check and the lock meets the
+ * spinlock debug check ("spinlock bad magic"), whose report reads the
+ * poisoned owner and crashes (SIGSEGV): found, as an oops.
  * Fix (-DFIXED): del_timer_sync(), which also waits for a running
  * callback to return.
  *
  * Exit status: see catalogue.h.
  */
 
+#include <linux/spinlock.h>
 #include <linux/timer.h>
 
 #include "catalogue.h"
@@ -38,6 +41,8 @@
 
 struct request {
 	unsigned long magic;
+	spinlock_t lock; /* timed_out */
+	bool timed_out;
 	struct timer_list timer;
 	unsigned long words[NR_WORDS];
 };
@@ -54,6 +59,9 @@ static void req_timeout(struct timer_list *t)
 	unsigned long sum = 0;
 
 	BUG_ON(READ_ONCE(req->magic) != REQ_MAGIC);
+	spin_lock(&req->lock);
+	req->timed_out = true;
+	spin_unlock(&req->lock);
 	for (int i = 0; i < NR_WORDS; i++)
 		sum += READ_ONCE(req->words[i]);
 	BUG_ON(READ_ONCE(req->magic) != REQ_MAGIC);
@@ -68,6 +76,7 @@ static int issuer(void *data)
 
 		BUG_ON(!req);
 		req->magic = REQ_MAGIC;
+		spin_lock_init(&req->lock);
 		for (int j = 0; j < NR_WORDS; j++)
 			req->words[j] = i + j;
 		timer_setup(&req->timer, req_timeout, 0);

@@ -9,10 +9,11 @@
  * not built yet:
  *
  *	task A (slow path):                task B (fast path):
- *	t = kmalloc(...);
+ *	t = kmalloc(sizeof(*t), ...);
  *	WRITE_ONCE(table, t);
+ *	t->slot = kmalloc_array(...);
  *	                                   t = READ_ONCE(table);  // non-NULL
- *	                                   use(t->slot[]);        // garbage
+ *	                                   use(t->slot);          // garbage
  *	fill(t);
  *
  * Two kthreads (vCPU 0 and 1) meet at a barrier, both ask for the table,
@@ -39,15 +40,23 @@
 
 struct table {
 	unsigned long magic;
-	unsigned long slot[NR_SLOTS];
+	unsigned long *slot; /* NR_SLOTS */
 };
 
 static struct table *table;
 static DEFINE_MUTEX(table_mutex);
 static struct cat_barrier barrier;
 
+static void table_free(struct table *t)
+{
+	cat_free_poisoned(t->slot, NR_SLOTS * sizeof(*t->slot));
+	cat_free_poisoned(t, sizeof(*t));
+}
+
 static void fill(struct table *t)
 {
+	t->slot = kmalloc_array(NR_SLOTS, sizeof(*t->slot), GFP_KERNEL);
+	BUG_ON(!t->slot);
 	for (int i = 0; i < NR_SLOTS; i++)
 		t->slot[i] = i * i;
 	t->magic = TABLE_MAGIC;
@@ -107,7 +116,7 @@ static int user(void *data)
 		use(get_table());
 		cat_barrier_wait(&barrier);
 		if (first) { /* the other user is done with it */
-			cat_free_poisoned(table, sizeof(*table));
+			table_free(table);
 			WRITE_ONCE(table, NULL);
 		}
 	}
