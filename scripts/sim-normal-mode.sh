@@ -5,7 +5,7 @@
 #
 # Usage: scripts/sim-normal-mode.sh [--seconds S] [--runs N] [--timeout T]
 #            [--fixed-only | --buggy-only] [--dir DIR] [--logs DIR]
-#            [--markdown] [NAME...]
+#            [--emulator CMD] [--markdown] [NAME...]
 #   --seconds S  wall time per program (default 10); runs stop at the
 #                first run that ends after S seconds
 #   --runs N     exactly N runs per program instead (the smoke test)
@@ -13,13 +13,16 @@
 #                passing run takes about 10-20 ms)
 #   --dir DIR    where the sim_* programs are (default build/tests/sim)
 #   --logs DIR   keep the stderr of each program's first failing run
+#   --emulator CMD  run the programs through CMD (a cross build's
+#                qemu-aarch64)
 #   --markdown   print the table as Markdown (docs/sim.md)
 #   NAME         only programs whose name contains NAME (e.g. 05_abba)
 #
 # A run's outcome, from the contract in tests/sim/catalogue/catalogue.h:
 # exit 0 pass; 1 the program's own check; SIGABRT (134) a kernel-style
 # report (BUG, WARN, lockdep; panic_on_warn is on); timeout a hang; 2 a
-# setup failure (no verdict, but counted); anything else a crash.  Every one but a pass is a failure.
+# setup failure (no verdict, but counted); anything else a crash.
+# Every one but a pass is a failure.
 # Exit status: 0 when no fixed program failed, 1 otherwise, 2 on bad
 # arguments.
 set -uo pipefail
@@ -30,6 +33,7 @@ timeout_s=2
 which=both
 dir=build/tests/sim
 logs=
+emulator=
 markdown=0
 filters=()
 
@@ -47,8 +51,9 @@ while [ $# -gt 0 ]; do
 	--buggy-only) which=buggy; shift ;;
 	--dir) dir=${2:-}; shift 2 ;;
 	--logs) logs=${2:-}; shift 2 ;;
+	--emulator) emulator=${2:-}; shift 2 ;;
 	--markdown) markdown=1; shift ;;
-	-h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) filters+=("$1"); shift ;;
 	esac
@@ -88,7 +93,8 @@ tmp_err=$(mktemp)
 trap 'rm -f "$tmp_err"' EXIT
 run_one() {
 	local st
-	timeout -k 1 "$timeout_s" "$1" >/dev/null 2>"$tmp_err"
+	# shellcheck disable=SC2086 # the emulator may carry its arguments
+	timeout -k 1 "$timeout_s" $emulator "$1" >/dev/null 2>"$tmp_err"
 	st=$?
 	case $st in
 	0) echo pass ;;
