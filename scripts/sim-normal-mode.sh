@@ -107,18 +107,23 @@ run_one() {
 }
 
 # measure NAME BUILD: runs until the budget; prints one result line
-# "name build runs failures first kinds wall_ms".
+# "name build runs failures first kinds pass_ms" (pass_ms: the mean wall
+# time of a passing run, - if none passed).
 measure() {
-	local name=$1 build=$2 prog start n=0 fails=0 first=- out
+	local name=$1 build=$2 prog start n=0 fails=0 first=- out t0
+	local pass_ms=0
 	local -A kinds=()
 	prog="$dir/sim_$name"
 	[ "$build" = fixed ] && prog="$dir/sim_${name}_fixed"
-	[ -x "$prog" ] || { echo "$name $build 0 0 - missing 0"; return; }
+	[ -x "$prog" ] || { echo "$name $build 0 0 - missing -"; return; }
 	start=$(now_ms)
 	while :; do
+		t0=$(now_ms)
 		out=$(run_one "$prog")
 		n=$((n + 1))
-		if [ "$out" != pass ]; then
+		if [ "$out" = pass ]; then
+			pass_ms=$((pass_ms + $(now_ms) - t0))
+		else
 			fails=$((fails + 1))
 			kinds[$out]=$((${kinds[$out]:-0} + 1))
 			if [ "$first" = - ]; then
@@ -136,30 +141,47 @@ measure() {
 	for k in "${!kinds[@]}"; do
 		list+="${list:+,}$k:${kinds[$k]}"
 	done
-	echo "$name $build $n $fails $first ${list:--} $(($(now_ms) - start))"
+	[ $fails -lt $n ] && pass_ms=$((pass_ms / (n - fails))) || pass_ms=-
+	echo "$name $build $n $fails $first ${list:--} $pass_ms"
 }
 
+# pct RUNS FAILURES: the failures' share of the runs, in percent.
+pct() {
+	[ "$1" -gt 0 ] || { echo -; return; }
+	local t=$((1000 * $2 / $1))
+	echo "$((t / 10)).$((t % 10))%"
+}
+
+# Markdown: one row a program, its buggy build's columns then the fixed
+# build's runs and failures (docs/sim.md).
 if [ $markdown = 1 ]; then
-	echo "| program | build | runs | failures | first failure (run) | outcomes | wall (s) |"
-	echo "|---|---|---:|---:|---:|---|---:|"
+	echo "| program | runs | found | share | first found (run) | outcomes | ms a passing run | fixed: runs | fixed: failures |"
+	echo "|---|---:|---:|---:|---:|---|---:|---:|---:|"
 else
-	printf '%-24s %-6s %7s %9s %6s  %s\n' program build runs failures first outcomes
+	printf '%-24s %-6s %7s %9s %7s %6s  %s\n' program build runs failures \
+		share first outcomes
 fi
 fixed_failed=0
 for name in "${names[@]}"; do
+	row="| $name |"
 	for build in buggy fixed; do
-		[ "$which" = both ] || [ "$which" = "$build" ] || continue
-		read -r n b r f first kinds wall <<<"$(measure "$name" "$build")"
+		if [ "$which" != both ] && [ "$which" != "$build" ]; then
+			[ "$build" = buggy ] && row+=" | | | | | |"
+			[ "$build" = fixed ] && row+=" | |"
+			continue
+		fi
+		read -r n b r f first kinds ms <<<"$(measure "$name" "$build")"
 		[ "$b" = fixed ] && [ "$f" != 0 ] && fixed_failed=1
 		[ "$kinds" = missing ] && [ "$b" = fixed ] && fixed_failed=1
-		if [ $markdown = 1 ]; then
-			printf '| %s | %s | %s | %s | %s | %s | %d.%d |\n' "$n" "$b" \
-				"$r" "$f" "$first" "$kinds" $((wall / 1000)) \
-				$((wall % 1000 / 100))
+		if [ "$b" = buggy ]; then
+			row+=" $r | $f | $(pct "$r" "$f") | $first | $kinds | $ms |"
 		else
-			printf '%-24s %-6s %7s %9s %6s  %s\n' "$n" "$b" "$r" "$f" \
-				"$first" "$kinds"
+			row+=" $r | $f |"
 		fi
+		[ $markdown = 1 ] ||
+			printf '%-24s %-6s %7s %9s %7s %6s  %s\n' "$n" "$b" "$r" \
+				"$f" "$(pct "$r" "$f")" "$first" "$kinds"
 	done
+	[ $markdown = 0 ] || echo "$row"
 done
 exit $fixed_failed
