@@ -36,6 +36,7 @@
 static struct {
 	spinlock_t lock;
 	unsigned long queued, retired;
+	unsigned long interrupts; /* under lock */
 	bool done;
 } dev = {.lock = __SPIN_LOCK_UNLOCKED(dev.lock)};
 
@@ -43,6 +44,7 @@ static irqreturn_t dev_interrupt(int irq, void *data)
 {
 	spin_lock(&dev.lock);
 	dev.retired = dev.queued;
+	dev.interrupts++;
 	spin_unlock(&dev.lock);
 	return IRQ_HANDLED;
 }
@@ -98,7 +100,8 @@ int main(void)
 	kthread_stop(d);
 	free_irq(DEV_IRQ, &dev);
 	machine_shutdown();
-	printf("catalogue: %s (%s): no bug observed, %lu requests\n", NAME,
-	       CAT_BUILD, dev.queued);
+	printf("catalogue: %s (%s): no bug observed, %lu requests, %lu "
+	       "interrupts\n",
+	       NAME, CAT_BUILD, dev.queued, dev.interrupts);
 	return 0;
 }
