@@ -23,7 +23,8 @@
  * schedule(): a wake-up after the test finds the task on the queue, and
  * one before it sets the condition the test sees.
  *
- * Exit status: see catalogue.h.
+ * Exit status (catalogue.h): 0 no bug seen; 1 own check, SIGABRT report,
+ * no exit (hang), SIGSEGV oops: the bug was found; 2 setup failed.
  */
 
 #include "catalogue.h"

@@ -20,7 +20,8 @@
  * Fix (-DFIXED): spin_lock_irqsave() in the task, so the interrupt waits
  * for the unlock.
  *
- * Exit status: see catalogue.h.
+ * Exit status (catalogue.h): 0 no bug seen; 1 own check, SIGABRT report,
+ * no exit (hang), SIGSEGV oops: the bug was found; 2 setup failed.
  */
 
 #include <linux/interrupt.h>
