@@ -116,8 +116,11 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	*o = (struct sim_opts){.first = 1, .last = 100, .timeout_s = 60,
-			       .reduce = true, .dfs_bound = 2,
+	*o = (struct sim_opts){.first = 1,
+			       .last = 100,
+			       .timeout_s = 60,
+			       .reduce = true,
+			       .dfs_bound = 2,
 			       .jobs = cpus > 0 ? (int)cpus : 1};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -363,7 +366,8 @@ static int report_failure(const struct sim_opts *o, unsigned long long seed,
 	long limit = -1;
 
 	describe(out, how, sizeof(how));
-	printf("sim: seed %llu fails (%s) after %lu decisions, %lu deviations\n",
+	printf("sim: seed %llu fails (%s) after %lu decisions, %lu "
+	       "deviations\n",
 	       seed, how, out->decisions, out->deviations);
 	if (o->reduce && out->status != -1 && out->deviations > 0) {
 		limit = reduce(o, seed, out->deviations, out);
@@ -460,8 +464,8 @@ static int run_dfs(const struct sim_opts *o, const char *prefix, int depth,
 	for (unsigned long i = from; i < out.choices; i++) {
 		char sub[160];
 
-		snprintf(sub, sizeof(sub), "%s%s%lu", prefix, *prefix ? "." : "",
-			 i);
+		snprintf(sub, sizeof(sub), "%s%s%lu", prefix,
+			 *prefix ? "." : "", i);
 		if (run_dfs(o, sub, depth + 1, i + 1, runs))
 			return 1;
 	}

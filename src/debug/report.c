@@ -193,6 +193,9 @@ static void report_out(enum pk_report_kind kind, const char *file, int line,
 	if (kind == PK_REPORT_NR || !hook || !hook(&report, report_hook_arg))
 		write_all(STDERR_FILENO, text, len);
 	pk_host_calls_exit();
+	/* A simulated run ends at its first report, with how to replay it. */
+	if (kind != PK_REPORT_NR && pk_sim_active())
+		pk_sim_fail("a report ended the run");
 }
 
 /* Signal context: keep it for task context, allocating nothing. */

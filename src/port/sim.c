@@ -39,7 +39,7 @@ struct part {
 	const void *wait_addr;
 	long long deadline; /* virtual ns; 0: none */
 	long long blocked_since;
-	int prio;	    /* PCT priority, higher runs first */
+	int prio; /* PCT priority, higher runs first */
 	char name[16];
 	void *wait_bt[8]; /* where a blocked participant waits */
 	int wait_nbt;

@@ -17,8 +17,16 @@
 #define ROUNDS 50
 
 /* A shared access, as READ_ONCE()/WRITE_ONCE() are in kernel code. */
-#define LOAD(x) ({ pk_sim_hook(PK_SIM_ACCESS); (x); })
-#define STORE(x, v) do { pk_sim_hook(PK_SIM_ACCESS); (x) = (v); } while (0)
+#define LOAD(x)                                                                \
+	({                                                                     \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
+		(x);                                                           \
+	})
+#define STORE(x, v)                                                            \
+	do {                                                                   \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
+		(x) = (v);                                                     \
+	} while (0)
 
 static int counter;
 static DEFINE_SPINLOCK(lock);
@@ -64,7 +72,8 @@ int main(int argc, char **argv)
 	if (sleep) {
 		t[0] = kthread_run(sleeper, NULL, "sleeper");
 		kthread_stop(t[0]);
-		printf("slept %lld us\n", (long long)(ktime_get() - start) / 1000);
+		printf("slept %lld us\n",
+		       (long long)(ktime_get() - start) / 1000);
 	} else {
 		for (int i = 0; i < 2; i++)
 			t[i] = kthread_run(adder, NULL, "adder/%d", i);

@@ -231,9 +231,15 @@ static void malformed_spec_is_a_usage_error(void **state)
 static void tool_finds_reduces_and_reproduces(void **state)
 {
 	struct result *r = res(), *again = res();
-	char *argv[] = {(char *)PREEMPT_TOOL_PATH, (char *)"sim",
-			(char *)"--seeds", (char *)"1-50", (char *)"--jobs",
-			(char *)"2", (char *)"--", (char *)SIM_RACE, NULL};
+	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
+			(char *)"sim",
+			(char *)"--seeds",
+			(char *)"1-50",
+			(char *)"--jobs",
+			(char *)"2",
+			(char *)"--",
+			(char *)SIM_RACE,
+			NULL};
 	char spec[64];
 	const char *p;
 

@@ -73,8 +73,10 @@
 
 static __always_inline int atomic_read(const atomic_t *v)
 {
+	int val = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+
 	pk_sim_hook(PK_SIM_ACCESS);
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	return val;
 }
 static __always_inline int atomic_read_acquire(const atomic_t *v)
 {

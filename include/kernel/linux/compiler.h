@@ -35,8 +35,10 @@
 	({                                                                     \
 		_Static_assert(__native_word(x) || sizeof(x) == 8,             \
 			       "READ_ONCE() of a non-word");                   \
+		__typeof__(x) __pk_v = (__typeof__(x))__READ_ONCE(x);          \
+		/* After the load: what the value decides comes later. */      \
 		pk_sim_hook(PK_SIM_ACCESS);                                    \
-		(__typeof__(x))__READ_ONCE(x);                                 \
+		__pk_v;                                                        \
 	})
 #define __WRITE_ONCE(x, val)                                                   \
 	do {                                                                   \
@@ -48,6 +50,7 @@
 			       "WRITE_ONCE() of a non-word");                  \
 		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		__WRITE_ONCE(x, val);                                          \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 	} while (0)
 #define READ_ONCE_NOCHECK(x) READ_ONCE(x)
 #define data_race(expr) (expr)
