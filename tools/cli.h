@@ -21,6 +21,7 @@ int cmd_lockdep(int argc, char **argv);
 int cmd_tour(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_torture(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 /* One-line error, "preempt: <cmd>: <message>", and CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -23,6 +23,7 @@ static const struct command {
 	{"tour", cmd_tour, "walk the context transitions, word by word"},
 	{"trace", cmd_trace, "latency tracers (irqsoff, preemptoff, ...)"},
 	{"torture", cmd_torture, "a long randomized run, every count checked"},
+	{"sim", cmd_sim, "many simulation seeds: find, replay, reduce a race"},
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

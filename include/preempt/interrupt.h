@@ -230,17 +230,38 @@ struct pk_irq_stats pk_irq_stats(int cpu);
  *
  * Task context on a registered CPU.  Expirations that arrive while the
  * line is pending coalesce (pk_irq_coalesced() counts them).  Returns 0 or
- * -errno; stop it with timer_delete(*@timer).
+ * -errno; stop it with pk_irq_timer_delete(*@timer).
  */
 int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer);
 
 /**
  * pk_irq_timer_create() - a POSIX timer that raises line @irq on the
- * calling CPU when it expires, not yet armed (arm it with timer_settime())
+ * calling CPU when it expires, not yet armed (pk_irq_timer_arm())
  *
- * Task context on a registered CPU.  Returns 0 or -errno.
+ * Task context on a registered CPU.  Returns 0 or -errno.  In a
+ * simulation (docs/sim.md) the timer is virtual, so arm and delete it
+ * only with the two calls below, never with timer_settime().
  */
 int pk_irq_timer_create(unsigned int irq, timer_t *timer);
+
+/**
+ * pk_irq_timer_arm() - first expiry @first_ns (absolute on CLOCK_MONOTONIC
+ * if @abs, else from now; 0 disarms), then every @period_ns (0: once)
+ *
+ * Any context but a signal handler.  Returns 0 or -errno.
+ */
+int pk_irq_timer_arm(timer_t timer, long long first_ns, long long period_ns,
+		     bool abs);
+
+/** pk_irq_timer_delete() - the timer is gone.  Task context. */
+void pk_irq_timer_delete(timer_t timer);
+
+/*
+ * The simulation's side of the controller (src/sched/sim.c calls them):
+ * a virtual timer of CPU @cookie fired; the CPU was given the machine.
+ */
+void pk_irq_sim_timer_fire(void *cookie, unsigned int irq);
+void pk_irq_sim_take(void);
 
 /*
  * Called at the end of every interrupt dispatch (and replay) with the

@@ -85,6 +85,7 @@ static __always_inline void __pk_irq_enable(unsigned long ip)
 	barrier();
 	if (unlikely(pk_task_tls(pk_irq_soft_pending)))
 		pk_irq_replay();
+	pk_sim_hook(PK_SIM_IRQ_ON);
 }
 
 /**
@@ -131,6 +132,8 @@ static __always_inline void __pk_irq_restore(unsigned long flags,
 		barrier();
 		if (!flags && unlikely(pk_task_tls(pk_irq_soft_pending)))
 			pk_irq_replay();
+		if (!flags)
+			pk_sim_hook(PK_SIM_IRQ_ON);
 	}
 }
 

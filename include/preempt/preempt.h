@@ -39,6 +39,8 @@
 
 #include <stdbool.h>
 
+#include <preempt/sim.h>
+
 #ifndef CONFIG_DEBUG_PREEMPT
 /* DEBUG_PREEMPT checks on by default; build with -DCONFIG_DEBUG_PREEMPT=0
  * to get the bare incl/decl fast paths. */
@@ -443,6 +445,7 @@ static __always_inline void preempt_enable(void)
 	if (unlikely(preempt_count_dec_and_test()))
 		preempt_schedule();
 #endif
+	pk_sim_hook(PK_SIM_PREEMPT_ON);
 }
 
 /**

@@ -349,6 +349,8 @@ struct machine_config {
 	int idle_poll_us;  /* most an idle vCPU polls before it sleeps in
 			      the host (adaptive below it); 0: 200, -1: never
 			      ($PREEMPT_IDLE_POLL_US) */
+	const char *sim;   /* "SEED[,STRATEGY][,limit=N]": a deterministic
+			      simulation (docs/sim.md); NULL: $PREEMPT_SIM */
 };
 
 /**
@@ -531,6 +533,7 @@ void pk_check_preemption_disabled(const char *what);
 /* this_cpu_*(): safe in preemptible code, as the kernel's are. */
 #define __pk_this_cpu_op(var, op)                                              \
 	({                                                                     \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		preempt_disable_notrace();                                     \
 		__typeof__((var)[0]) *__p = &(var)[raw_smp_processor_id()];    \
 		__typeof__((var)[0]) __v = (op);                               \

@@ -155,6 +155,7 @@ static __always_inline void arch_spin_unlock(raw_spinlock_t *lock)
 
 static __always_inline void do_raw_spin_lock(raw_spinlock_t *lock)
 {
+	pk_sim_hook(PK_SIM_LOCK);
 	if (CONFIG_DEBUG_SPINLOCK)
 		pk_raw_spin_lock_debug(lock);
 	else
@@ -173,10 +174,14 @@ static __always_inline void do_raw_spin_lock_nested(raw_spinlock_t *lock,
 
 static __always_inline bool do_raw_spin_unlock(raw_spinlock_t *lock)
 {
+	bool ret = true;
+
 	if (CONFIG_DEBUG_SPINLOCK)
-		return pk_raw_spin_unlock_debug(lock);
-	arch_spin_unlock(lock);
-	return true;
+		ret = pk_raw_spin_unlock_debug(lock);
+	else
+		arch_spin_unlock(lock);
+	pk_sim_hook(PK_SIM_UNLOCK);
+	return ret;
 }
 
 static __always_inline bool do_raw_spin_trylock(raw_spinlock_t *lock)
@@ -434,10 +439,12 @@ static __always_inline bool pk_spin_rt(void)
  */
 static __always_inline void spin_lock(spinlock_t *lock)
 {
-	if (pk_spin_rt())
+	if (pk_spin_rt()) {
+		pk_sim_hook(PK_SIM_LOCK);
 		pk_spin_lock_rt(lock);
-	else
+	} else {
 		raw_spin_lock(&lock->rlock);
+	}
 }
 
 /*

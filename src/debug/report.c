@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "../port/sim.h"
 
 static pk_report_hook_t report_hook;
 static void *report_hook_arg;
@@ -65,11 +66,7 @@ void pk_rbuf_printf(struct pk_rbuf *buf, const char *fmt, ...)
 
 static unsigned long now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL +
-	       (unsigned long)ts.tv_nsec;
+	return (unsigned long)pk_clock_ns();
 }
 
 bool pk_ratelimit_ok(enum pk_report_kind kind)
@@ -196,6 +193,9 @@ static void report_out(enum pk_report_kind kind, const char *file, int line,
 	if (kind == PK_REPORT_NR || !hook || !hook(&report, report_hook_arg))
 		write_all(STDERR_FILENO, text, len);
 	pk_host_calls_exit();
+	/* A simulated run ends at its first report, with how to replay it. */
+	if (kind != PK_REPORT_NR && pk_sim_active())
+		pk_sim_fail("a report ended the run");
 }
 
 /* Signal context: keep it for task context, allocating nothing. */
@@ -277,7 +277,7 @@ void pk_report_flush(void)
 		/* Another thread flushes, not preemptible: it will be done
 		 * soon, and whoever called us expects the reports out. */
 		if (__atomic_exchange_n(&flushing, 1, __ATOMIC_ACQUIRE)) {
-			sched_yield();
+			pk_host_yield();
 			continue;
 		}
 		/* Not switched out holding the flag: a waiter on this vCPU

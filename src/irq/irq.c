@@ -45,6 +45,7 @@
 #include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
+#include "../port/sim.h"
 #include "irq.h"
 
 #define IRQ_MAX_SHARED 4
@@ -342,12 +343,33 @@ static void timer_raise(struct pk_irq_cpu *c, const siginfo_t *info)
 	__atomic_fetch_or(&c->pending, 1ULL << irq, __ATOMIC_SEQ_CST);
 }
 
+/* A simulated timer is its table index, kept apart from host timer ids. */
+#define SIM_TIMER_BASE 0x51700000UL
+
+static bool sim_timer(timer_t timer, int *id)
+{
+	uintptr_t v = (uintptr_t)timer;
+
+	if (v < SIM_TIMER_BASE || v >= SIM_TIMER_BASE + 0x10000)
+		return false;
+	*id = (int)(v - SIM_TIMER_BASE);
+	return true;
+}
+
 int pk_irq_timer_create(unsigned int irq, timer_t *timer)
 {
 	struct sigevent sev;
 
 	if (irq >= PK_NR_IRQS || pk_irq_this_cpu() < 0)
 		return -EINVAL;
+	if (pk_sim_active()) {
+		int id = pk_sim_timer_create(pk_this_irq_cpu, irq);
+
+		if (id < 0)
+			return id;
+		*timer = (timer_t)(SIM_TIMER_BASE + (uintptr_t)id);
+		return 0;
+	}
 	memset(&sev, 0, sizeof(sev));
 	/* Directed at this thread, never at the process. */
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -357,9 +379,39 @@ int pk_irq_timer_create(unsigned int irq, timer_t *timer)
 	return timer_create(CLOCK_MONOTONIC, &sev, timer) ? -errno : 0;
 }
 
+int pk_irq_timer_arm(timer_t timer, long long first_ns, long long period_ns,
+		     bool abs)
+{
+	struct itimerspec its = {0};
+	int id;
+
+	if (sim_timer(timer, &id)) {
+		if (first_ns && !abs)
+			first_ns += pk_clock_ns();
+		pk_sim_timer_set(id, first_ns, period_ns);
+		return 0;
+	}
+	its.it_value.tv_sec = first_ns / 1000000000L;
+	its.it_value.tv_nsec = first_ns % 1000000000L;
+	its.it_interval.tv_sec = period_ns / 1000000000L;
+	its.it_interval.tv_nsec = period_ns % 1000000000L;
+	return timer_settime(timer, abs ? TIMER_ABSTIME : 0, &its, NULL)
+		       ? -errno
+		       : 0;
+}
+
+void pk_irq_timer_delete(timer_t timer)
+{
+	int id;
+
+	if (sim_timer(timer, &id))
+		pk_sim_timer_delete(id);
+	else
+		timer_delete(timer);
+}
+
 int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
 {
-	struct itimerspec its;
 	int err;
 
 	if (period_ns <= 0)
@@ -367,16 +419,10 @@ int pk_irq_timer_start(unsigned int irq, long period_ns, timer_t *timer)
 	err = pk_irq_timer_create(irq, timer);
 	if (err)
 		return err;
-	its.it_interval.tv_sec = period_ns / 1000000000L;
-	its.it_interval.tv_nsec = period_ns % 1000000000L;
-	its.it_value = its.it_interval;
-	if (timer_settime(*timer, 0, &its, NULL) != 0) {
-		int err = -errno;
-
-		timer_delete(*timer);
-		return err;
-	}
-	return 0;
+	err = pk_irq_timer_arm(*timer, period_ns, period_ns, false);
+	if (err)
+		pk_irq_timer_delete(*timer);
+	return err;
 }
 
 /*
@@ -609,6 +655,7 @@ int pk_irq_cpu_register(void)
 		return -EBUSY;
 	}
 	c->thread = pthread_self();
+	c->sim_id = pk_sim_self();
 	if (pk_ksoftirqd_start(c) != 0) {
 		pthread_mutex_unlock(&cpu_table_lock);
 		pk_irq_stack_off();
@@ -632,7 +679,7 @@ void pk_irq_cpu_unregister(void)
 	__atomic_store_n(&c->online, 0, __ATOMIC_SEQ_CST);
 	/* A raiser past its online check still sends to this thread. */
 	while (__atomic_load_n(&c->users, __ATOMIC_SEQ_CST))
-		sched_yield();
+		pk_host_yield();
 	pthread_mutex_lock(&cpu_table_lock);
 	c->ksoftirqd_stop = 1;
 	pk_ksoftirqd_stop(c);
@@ -788,7 +835,7 @@ int request_nmi(unsigned int irq, irq_handler_t handler, unsigned long flags,
 static void synchronize_line(struct irq_desc *desc)
 {
 	while (__atomic_load_n(&desc->in_progress, __ATOMIC_SEQ_CST))
-		sched_yield();
+		pk_host_yield();
 }
 
 /*
@@ -949,6 +996,55 @@ static bool line_requested(struct irq_desc *desc)
 	return false;
 }
 
+/*
+ * Simulated: no signal.  A raise at this thread's CPU is taken at once,
+ * as the signal to itself would be; another CPU takes it when the
+ * simulation next gives it the machine (pk_irq_sim_take()).
+ */
+static void sim_raise(struct pk_irq_cpu *c)
+{
+	if (c == pk_this_irq_cpu && pthread_equal(c->thread, pthread_self()))
+		pk_irq_sim_take();
+	else
+		pk_sim_kick(c->sim_id);
+}
+
+void pk_irq_sim_timer_fire(void *cookie, unsigned int irq)
+{
+	struct pk_irq_cpu *c = cookie;
+
+	__atomic_add_fetch(&c->raised[irq], 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&c->pending, 1ULL << irq, __ATOMIC_SEQ_CST);
+	/* Its own CPU too: the clock may have moved inside its wait. */
+	pk_sim_kick(c->sim_id);
+}
+
+/*
+ * The simulation gave this CPU the machine (or passed a point on it):
+ * what is pending is taken as the signals would have taken it.  An NMI
+ * is a signal to this thread, delivered before tgkill() returns.
+ */
+void pk_irq_sim_take(void)
+{
+	struct pk_irq_cpu *c = pk_this_irq_cpu;
+
+	if (!c || !pthread_equal(c->thread, pthread_self()))
+		return;
+	if (__atomic_load_n(&c->nmi_pending, __ATOMIC_SEQ_CST))
+		tgkill(getpid(), gettid(), PK_SIGNMI);
+	if (!__atomic_load_n(&c->pending, __ATOMIC_SEQ_CST))
+		return;
+	if (irqs_disabled() || dispatch_depth) {
+		pk_irq_soft_pending = 1;
+		return;
+	}
+	pk_sim_event(
+		PK_SIM_EV_IRQ,
+		__builtin_ctzll(__atomic_load_n(&c->pending, __ATOMIC_RELAXED)),
+		NULL);
+	pk_irq_replay();
+}
+
 int irq_raise(unsigned int irq, int cpu)
 {
 	struct pk_irq_cpu *c = pk_irq_cpu(cpu);
@@ -969,7 +1065,9 @@ int irq_raise(unsigned int irq, int cpu)
 	pending = desc->nmi ? &c->nmi_pending : &c->pending;
 	__atomic_add_fetch(&c->raised[irq], 1, __ATOMIC_SEQ_CST);
 	old = __atomic_fetch_or(pending, 1ULL << irq, __ATOMIC_SEQ_CST);
-	if (!old)
+	if (pk_sim_active())
+		sim_raise(c);
+	else if (!old)
 		pthread_kill(c->thread, desc->nmi ? PK_SIGNMI : PK_SIGIRQ);
 out:
 	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);

@@ -35,6 +35,7 @@ struct pk_irq_cpu {
 	void *ksoftirqd_task; /* set: ksoftirqd is this task, not the thread */
 	void *ktimers_task;   /* rt: the timer softirqs' FIFO task */
 	uint32_t timer_pending; /* timer softirqs raised for ktimers */
+	int sim_id;		/* the simulation's participant (docs/sim.md) */
 };
 
 /*

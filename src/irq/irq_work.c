@@ -19,6 +19,7 @@
 #include <preempt/lockdep.h>
 
 #include "irq.h"
+#include "../port/sim.h"
 
 static struct irq_work *raised_list[PK_NR_CPUS];
 static struct irq_work *lazy_list[PK_NR_CPUS];
@@ -181,6 +182,6 @@ void irq_work_sync(struct irq_work *work)
 	might_sleep();
 	for (int spins = 0; irq_work_is_busy(work); spins++) {
 		if (spins > 100)
-			sched_yield();
+			pk_host_yield();
 	}
 }

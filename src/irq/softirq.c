@@ -35,6 +35,7 @@
 
 #include "../debug/report.h"
 #include "irq.h"
+#include "../port/sim.h"
 
 #define MAX_SOFTIRQ_TIME_NS 2000000L
 #define MAX_SOFTIRQ_RESTART 10
@@ -141,10 +142,7 @@ static void softirq_unlock(struct pk_irq_cpu *c)
 
 static long now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+	return (long)pk_clock_ns();
 }
 
 static void report_softirq_leak(unsigned int nr, void (*action)(void),
@@ -258,7 +256,7 @@ static bool softirq_lock_task(struct pk_irq_cpu *c)
 	while (!softirq_trylock(c, OWNER_CPU)) {
 		if (!local_softirq_pending())
 			return false;
-		sched_yield();
+		pk_host_yield();
 	}
 	return true;
 }
@@ -405,7 +403,7 @@ static void bh_thread_claim(unsigned int cnt)
 		return;
 	pk_stat_inc(c, bh_waits);
 	while (!softirq_trylock(c, OWNER_BH))
-		sched_yield();
+		pk_host_yield();
 }
 
 /* Does this thread's bh-disabled section hold its CPU's softirqs off? */
@@ -499,7 +497,7 @@ static void ksoftirqd_run(struct pk_irq_cpu *c)
 			if (__atomic_load_n(&c->softirq_owner,
 					    __ATOMIC_RELAXED) == OWNER_BH)
 				return;
-			sched_yield();
+			pk_host_yield();
 			continue;
 		}
 		local_irq_disable();
@@ -783,7 +781,7 @@ static void tasklet_wait_step(void)
 		local_bh_disable();
 		local_bh_enable();
 	}
-	sched_yield();
+	pk_host_yield();
 }
 
 void tasklet_disable(struct tasklet_struct *t)

@@ -16,6 +16,7 @@
 #include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <preempt/debug.h>
+#include "../port/sim.h"
 
 #define PK_PRINTK_LINE 1024
 
@@ -26,11 +27,7 @@ const char hex_asc[] = "0123456789abcdef";
 
 static unsigned long long mono_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
-	return (unsigned long long)ts.tv_sec * 1000000000ULL +
-	       (unsigned long long)ts.tv_nsec;
+	return (unsigned long long)pk_clock_ns();
 }
 
 static unsigned long long start_ns;

@@ -27,6 +27,7 @@
 #include "../debug/report.h"
 #include "../irq/irq.h"
 #include "../sched/sched_internal.h"
+#include "../port/sim.h"
 
 int debug_locks = 1;
 
@@ -163,7 +164,7 @@ static void graph_lock(void)
 	     __atomic_exchange_n(&graph_lock_word, 1, __ATOMIC_ACQUIRE);
 	     spins++)
 		if (spins > 128)
-			sched_yield();
+			pk_host_yield();
 		else
 			pk_cpu_relax();
 }

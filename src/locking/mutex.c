@@ -279,6 +279,7 @@ static void mutex_lock_common(struct mutex *lock, unsigned int sub,
 			      struct lockdep_map *nest, unsigned long ip)
 {
 	might_sleep();
+	pk_sim_lib_point(PK_SIM_LOCK);
 	if (likely(mutex_acquire(lock))) {
 		lock_acquire(&lock->dep_map, sub, 0, 0, 1, nest, ip);
 		mutex_note_held(lock);
@@ -330,7 +331,15 @@ int mutex_trylock(struct mutex *lock)
 	return 1;
 }
 
+static void mutex_release(struct mutex *lock, unsigned long ip);
+
 void mutex_unlock(struct mutex *lock)
+{
+	mutex_release(lock, RET_IP);
+	pk_sim_lib_point(PK_SIM_UNLOCK);
+}
+
+static void mutex_release(struct mutex *lock, unsigned long ip)
 {
 	if (!mutex_unlock_checks(lock))
 		return;
@@ -341,7 +350,7 @@ void mutex_unlock(struct mutex *lock)
 			__atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 
 		if (owner == current)
-			lock_release(&lock->dep_map, RET_IP);
+			lock_release(&lock->dep_map, ip);
 		else
 			pk_lockdep_release_task(owner, &lock->dep_map);
 	}

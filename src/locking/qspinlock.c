@@ -37,6 +37,7 @@
 #include <preempt/spinlock.h>
 
 #include "../sched/sched_internal.h"
+#include "../port/sim.h"
 
 /* Spins (CPU relaxes) before a waiter halts on the host. */
 #define PK_Q_SPIN_LIMIT 512
@@ -67,24 +68,22 @@ unsigned long pk_qspin_kicks(void)
 }
 
 /* errno is the interrupted code's when we run in a handler. */
-static void futex_call(uint32_t *word, int op, uint32_t val)
+static void halt_on(uint32_t *word, uint32_t val)
 {
 	int saved = errno;
 
-	syscall(SYS_futex, word, op, val, NULL, NULL, 0);
-	errno = saved;
-}
-
-static void halt_on(uint32_t *word, uint32_t val)
-{
 	__atomic_add_fetch(&nr_halts, 1, __ATOMIC_RELAXED);
-	futex_call(word, FUTEX_WAIT_PRIVATE, val);
+	pk_host_futex_wait(word, val, 0);
+	errno = saved;
 }
 
 static void kick(uint32_t *word, int nr)
 {
+	int saved = errno;
+
 	__atomic_add_fetch(&nr_kicks, 1, __ATOMIC_RELAXED);
-	futex_call(word, FUTEX_WAKE_PRIVATE, (uint32_t)nr);
+	pk_host_futex_wake(word, nr);
+	errno = saved;
 }
 
 void pk_queued_spin_unlock_slow(raw_spinlock_t *lock)
@@ -129,7 +128,7 @@ static struct pk_qnode *wait_for_next(struct pk_qnode *node)
 	     !(next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE));
 	     spins++) {
 		if (spins >= PK_Q_SPIN_LIMIT)
-			sched_yield(); /* its thread is off the host CPU */
+			pk_host_yield(); /* its thread is off the host CPU */
 		else
 			pk_cpu_relax();
 	}
@@ -251,7 +250,7 @@ void pk_queued_spin_lock_slow(raw_spinlock_t *lock)
 		/* Nested deeper than task/softirq/hardirq/NMI: just spin. */
 		for (int spins = 0; !arch_spin_trylock(lock); spins++)
 			spins < PK_Q_SPIN_LIMIT ? pk_cpu_relax()
-						: (void)sched_yield();
+						: (void)pk_host_yield();
 	} else {
 		queue_lock(lock, &qnodes[idx]);
 	}

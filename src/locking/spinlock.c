@@ -18,6 +18,7 @@
 
 #include "../debug/report.h"
 #include "../sched/sched_internal.h"
+#include "../port/sim.h"
 
 #define SPINS_BEFORE_YIELD 256
 #define _RET_IP_ ((unsigned long)__builtin_return_address(0))
@@ -26,7 +27,7 @@
 static void spin_backoff(int spins)
 {
 	if (spins >= SPINS_BEFORE_YIELD)
-		sched_yield();
+		pk_host_yield();
 	else
 		pk_cpu_relax();
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <preempt/irqflags.h>
+#include <preempt/sim.h>
 
 #include "../debug/report.h"
 #include "mm_internal.h"
@@ -453,6 +454,9 @@ void *kmalloc(size_t size, gfp_t gfp)
 {
 	struct page *page;
 
+	/* An allocation that may sleep is a scheduling point. */
+	if (gfpflags_allow_blocking(gfp))
+		pk_sim_hook_lib(PK_SIM_COND_RESCHED);
 	if (unlikely(!size))
 		return ZERO_SIZE_PTR;
 	if (unlikely(!pk_mm_ready()))

@@ -43,6 +43,7 @@
 #include <preempt/irqflags.h>
 
 #include "switch.h"
+#include "sim.h"
 
 #ifndef MAP_STACK
 #define MAP_STACK 0
@@ -95,7 +96,7 @@ static unsigned long pool_lock(void)
 
 	local_irq_save(flags);
 	while (__atomic_exchange_n(&pool.lock, 1, __ATOMIC_ACQUIRE))
-		sched_yield();
+		pk_host_yield();
 	return flags;
 }
 

@@ -47,6 +47,7 @@
 #include "../debug/report.h"
 #include "../sched/sched_internal.h"
 #include "rcu_internal.h"
+#include "../port/sim.h"
 
 #define PK_RCU_EXP_IRQ 57 /* the expedited grace period's IPI */
 #define PK_RCU_NMI_IRQ 58 /* a stall's NMI backtrace of a CPU */
@@ -146,7 +147,7 @@ void pk_rcu_poll_pause(void)
 	if (pk_this_rq)
 		schedule_timeout_uninterruptible(1);
 	else
-		sched_yield();
+		pk_host_yield();
 }
 
 /* ---- grace-period numbers ---- */
@@ -1246,7 +1247,7 @@ static void gp_nomachine(void)
 	rcu_state.ncpus = 0;
 	target = host_gp_begin();
 	while (!host_readers_done(target))
-		sched_yield();
+		pk_host_yield();
 	gp_end();
 	invoke_host_cbs();
 	pthread_mutex_unlock(&nomachine_gp_lock);

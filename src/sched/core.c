@@ -40,6 +40,7 @@
 #include "../irq/irq.h"
 #include "../port/switch.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 __thread struct rq *pk_this_rq;
 __thread struct task_struct *pk_current;
@@ -205,7 +206,7 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 	 * the queue and the flag when the futex returns: no IPI needed. */
 	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
 		return;
-	pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+	pk_host_futex_wake(&rq->idle_seq, 1);
 	if (!__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
 		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
@@ -437,7 +438,7 @@ static void host_schedule(void)
 	clear_preempt_need_resched();
 	if (__atomic_load_n(&current->__state, __ATOMIC_SEQ_CST) ==
 	    TASK_RUNNING)
-		sched_yield();
+		pk_host_yield();
 	else
 		pk_host_park(0);
 }
@@ -456,27 +457,16 @@ bool pk_host_park(long long deadline_ns)
 
 	while ((state = __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST)) !=
 	       TASK_RUNNING) {
-		struct timespec now, rel;
-		long long left;
-
 		/* A signal sent before the state was set woke nobody. */
 		if (signal_pending_state(state, p)) {
 			__set_current_state(TASK_RUNNING);
 			return true;
 		}
-		if (!deadline_ns) {
-			pk_futex(&p->__state, FUTEX_WAIT_PRIVATE, state, NULL);
-			continue;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = deadline_ns - (now.tv_sec * 1000000000LL + now.tv_nsec);
-		if (left <= 0) {
+		if (deadline_ns && deadline_ns <= pk_clock_ns()) {
 			__set_current_state(TASK_RUNNING);
 			return false;
 		}
-		rel.tv_sec = left / 1000000000LL;
-		rel.tv_nsec = left % 1000000000LL;
-		pk_futex(&p->__state, FUTEX_WAIT_PRIVATE, state, &rel);
+		pk_host_futex_wait(&p->__state, state, deadline_ns);
 	}
 	return true;
 }
@@ -576,6 +566,7 @@ void preempt_schedule_notrace(void)
 
 int _cond_resched(void)
 {
+	pk_sim_lib_point(PK_SIM_COND_RESCHED);
 	/* full, lazy and rt preempt by themselves: cond_resched() is empty. */
 	if (preempt_model_preemptible())
 		return 0;
@@ -598,7 +589,7 @@ void yield(void)
 	set_current_state(TASK_RUNNING);
 	if (!pk_this_rq) {
 		if (schedule_debug())
-			sched_yield();
+			pk_host_yield();
 		return;
 	}
 	/* Once, even with nothing else to run: no need-resched loop. */
@@ -738,7 +729,7 @@ static int host_wake(struct task_struct *p, unsigned int state)
 	} while (!__atomic_compare_exchange_n(&p->__state, &s, TASK_RUNNING,
 					      false, __ATOMIC_SEQ_CST,
 					      __ATOMIC_SEQ_CST));
-	pk_futex(&p->__state, FUTEX_WAKE_PRIVATE, 1, NULL);
+	pk_host_futex_wake(&p->__state, 1);
 	return 1;
 }
 
@@ -751,7 +742,7 @@ static void wait_off_cpu(struct task_struct *p)
 	for (int spins = 0; __atomic_load_n(&p->pk_on_cpu, __ATOMIC_ACQUIRE);
 	     spins++) {
 		if (spins > 100)
-			sched_yield();
+			pk_host_yield();
 		else
 			pk_cpu_relax();
 	}
@@ -797,6 +788,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	pk_raw_unlock(&rq->lock);
 	local_irq_restore(flags);
 	preempt_enable();
+	pk_sim_lib_point(PK_SIM_WAKE);
 	return 1;
 }
 
@@ -880,7 +872,7 @@ static void kick_idle_cpu(struct rq *busy)
 
 		if (__atomic_load_n(&rq->curr, __ATOMIC_ACQUIRE) == rq->idle) {
 			__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
-			pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+			pk_host_futex_wake(&rq->idle_seq, 1);
 			return;
 		}
 	}

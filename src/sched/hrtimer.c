@@ -15,13 +15,11 @@
 
 #include "../irq/irq.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 ktime_t ktime_get(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ktime_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return pk_clock_ns();
 }
 
 void hrtimer_setup(struct hrtimer *timer,
@@ -44,7 +42,6 @@ int hrtimer_active(const struct hrtimer *timer)
 /* Program the CPU's POSIX timer for its first hrtimer.  rq->hr_lock held. */
 static void program_next(struct rq *rq)
 {
-	struct itimerspec its = {0};
 	ktime_t next;
 
 	if (list_empty(&rq->hrtimers))
@@ -52,9 +49,7 @@ static void program_next(struct rq *rq)
 	next = list_first_entry(&rq->hrtimers, struct hrtimer, node)->expires;
 	if (next <= 0)
 		next = 1;
-	its.it_value.tv_sec = next / 1000000000LL;
-	its.it_value.tv_nsec = next % 1000000000LL;
-	timer_settime(rq->hr_timer, TIMER_ABSTIME, &its, NULL);
+	pk_irq_timer_arm(rq->hr_timer, next, 0, true);
 }
 
 static struct rq *lock_hrtimer_rq(struct hrtimer *timer)
@@ -125,7 +120,7 @@ int hrtimer_cancel(struct hrtimer *timer)
 	for (int i = 0; i < num_online_cpus(); i++)
 		while (__atomic_load_n(&pk_cpu_rq(i)->running_hrtimer,
 				       __ATOMIC_ACQUIRE) == timer)
-			sched_yield();
+			pk_host_yield();
 	return was;
 }
 

@@ -22,6 +22,7 @@
 
 #include "../debug/report.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 static int nohz_on = 1;
 static long poll_max_ns = 200000;
@@ -53,7 +54,7 @@ void pk_nohz_kick(struct rq *rq)
 {
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 	if (rq != pk_this_rq)
-		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+		pk_host_futex_wake(&rq->idle_seq, 1);
 }
 
 /*
@@ -81,13 +82,7 @@ void pk_irq_rcu(void *owner, int delta)
 /* @first_ns: absolute on the monotonic clock if @abs, 0 disarms. */
 static void tick_program(struct rq *rq, long first_ns, long period_ns, bool abs)
 {
-	struct itimerspec its = {0};
-
-	its.it_value.tv_sec = first_ns / 1000000000L;
-	its.it_value.tv_nsec = first_ns % 1000000000L;
-	its.it_interval.tv_sec = period_ns / 1000000000L;
-	its.it_interval.tv_nsec = period_ns % 1000000000L;
-	timer_settime(rq->tick, abs ? TIMER_ABSTIME : 0, &its, NULL);
+	pk_irq_timer_arm(rq->tick, first_ns, period_ns, abs);
 }
 
 /* The periodic tick again, and jiffies caught up.  Interrupts off. */
@@ -275,7 +270,7 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 		pk_rcu_hooks->idle_eqs(true);
 	local_irq_restore(flags);
 	start = pk_now_ns();
-	pk_futex(&rq->idle_seq, FUTEX_WAIT_PRIVATE, seq, NULL);
+	pk_host_futex_wait(&rq->idle_seq, seq, 0);
 	local_irq_save(flags);
 	if (pk_rcu_hooks && pk_rcu_hooks->idle_eqs)
 		pk_rcu_hooks->idle_eqs(false);

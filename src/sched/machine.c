@@ -23,6 +23,7 @@
 #include "../irq/irq.h"
 #include "../port/switch.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 #define IDLE_PRIO 140
 #define DEFAULT_STACK_SIZE (256 * 1024)
@@ -608,6 +609,9 @@ static void *vcpu_main(void *arg)
 	struct rq *rq = arg;
 	char name[16];
 
+	/* First: nothing shared is touched before the baton comes. */
+	if (pk_sim_active())
+		pk_sim_join(rq->cpu + 1);
 	snprintf(name, sizeof(name), "vcpu/%d", rq->cpu);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	rq->irq_cpu = pk_irq_cpu_register();
@@ -624,16 +628,20 @@ static void *vcpu_main(void *arg)
 			       &rq->tick)) {
 		__atomic_store_n(&rq->irq_cpu, -1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
+		if (pk_sim_self() > 0)
+			pk_sim_leave();
 		return NULL;
 	}
 	__atomic_add_fetch(&cpus_up, 1, __ATOMIC_SEQ_CST);
 	pk_idle_loop(rq);
-	timer_delete(rq->tick);
-	timer_delete(rq->hr_timer);
+	pk_irq_timer_delete(rq->tick);
+	pk_irq_timer_delete(rq->hr_timer);
 	pk_current = NULL;
 	pk_this_rq = NULL;
 	pk_irq_cpu_unregister();
 	free(rq->idle_ctx);
+	if (pk_sim_self() > 0)
+		pk_sim_leave();
 	return NULL;
 }
 
@@ -655,6 +663,27 @@ static bool env_off(const char *name)
 	const char *v = getenv(name);
 
 	return v && !strcmp(v, "0");
+}
+
+/*
+ * A simulated machine (docs/sim.md): main takes the baton, and idle vCPUs
+ * never poll (a poll waits for another thread, which cannot run).
+ */
+static void sim_boot(void)
+{
+	pk_sim_start(&pk_sim_sched_ops);
+	pk_idle_configure(pk_nohz_enabled() ? 1 : -1, -1);
+}
+
+/* For the simulation's deadlock report: @fn sees every task. */
+void pk_for_each_task(void (*fn)(struct task_struct *p))
+{
+	struct task_node *node, *tmp;
+	unsigned long flags;
+
+	pk_lock_irqsave(&tasks_lock, flags);
+	list_for_each_entry_safe(node, tmp, &all_tasks, node) fn(node->task);
+	pk_unlock_irqrestore(&tasks_lock, flags);
 }
 
 static void configure(const struct machine_config *cfg)
@@ -737,6 +766,8 @@ int machine_boot(const struct machine_config *cfg)
 				    : preempt_model_rt();
 	set_rt_running(rt);
 	configure(cfg);
+	if (pk_sim_requested(cfg ? cfg->sim : NULL))
+		sim_boot();
 	if (cfg && cfg->blocking)
 		pk_blocking_set_enabled(cfg->blocking > 0);
 	if (pk_rcu_hooks)
@@ -755,12 +786,19 @@ int machine_boot(const struct machine_config *cfg)
 	}
 	for (int i = 0; i < n; i++)
 		rq_init(&runqueues[i], i);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (pk_sim_active()) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "vcpu/%d", i);
+			pk_sim_add(i + 1, name);
+		}
 		if ((err = pthread_create(&vcpu_threads[i], NULL, vcpu_main,
 					  &runqueues[i])))
 			BUG();
+	}
 	while (__atomic_load_n(&cpus_up, __ATOMIC_SEQ_CST) < n)
-		sched_yield();
+		pk_host_yield();
 	for (int i = 0; i < n; i++)
 		if (runqueues[i].irq_cpu < 0)
 			BUG(); /* no interrupt controller or tick for a vCPU */
@@ -831,7 +869,9 @@ void machine_shutdown(void)
 		busy = false;
 		for (int i = 0; i < nr_cpus; i++)
 			busy |= rq_busy(&runqueues[i]);
-		if (busy)
+		if (busy && pk_sim_active())
+			pk_host_yield();
+		else if (busy)
 			usleep(1000);
 	} while (busy);
 	pk_workqueue_exit(); /* its idle workers, after their last items */
@@ -847,9 +887,12 @@ void machine_shutdown(void)
 
 		__atomic_store_n(&rq->stopping, 1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
-		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+		pk_host_futex_wake(&rq->idle_seq, 1);
+		while (pk_sim_active() && !pk_sim_left(i + 1))
+			pk_host_yield();
 		pthread_join(vcpu_threads[i], NULL);
 	}
+	pk_sim_stop();
 	pk_report_flush(); /* what the vCPUs' handlers left */
 	pk_irq_work_online(false);
 	free_machine_irqs();

@@ -14,6 +14,8 @@
 #include <preempt/interrupt.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
+#include <preempt/sim.h>
+#include "../port/sim.h"
 
 #define PK_TICK_IRQ 63	    /* the local timer interrupt of every vCPU */
 #define PK_RESCHED_IRQ 62   /* the reschedule IPI */
@@ -74,6 +76,11 @@ extern __thread struct task_struct *pk_current;
 
 static inline void pk_cpu_relax(void)
 {
+	/* Simulated, a spinner waits for someone the baton must go to. */
+	if (pk_sim_active()) {
+		pk_host_yield();
+		return;
+	}
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -89,7 +96,7 @@ static inline void pk_raw_lock(int *lock)
 	     spins++) {
 		/* The holder's host thread may be descheduled: don't burn. */
 		if (spins > 100)
-			sched_yield();
+			pk_host_yield();
 		else
 			pk_cpu_relax();
 	}
@@ -118,16 +125,7 @@ static inline void pk_raw_unlock(int *lock)
 /* The machine's clock, in ns: jiffies and busy-waits read it. */
 static inline long pk_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
-static inline long pk_futex(unsigned int *uaddr, int op, unsigned int val,
-			    const struct timespec *timeout)
-{
-	return syscall(SYS_futex, uaddr, op, val, timeout, NULL, 0);
+	return (long)pk_clock_ns();
 }
 
 /* ---- between the scheduler's files ---- */
@@ -177,6 +175,14 @@ size_t pk_machine_stack_size(void);
 bool pk_safe_to_preempt(const void *uctx, unsigned long stack_top);
 void pk_safepoint_scan(void);
 void pk_irq_threads_start(void);
+void pk_for_each_task(void (*fn)(struct task_struct *p));
+/* sim.c: the simulation's one table into the machine. */
+extern const struct pk_sim_ops pk_sim_sched_ops;
+static inline void pk_sim_lib_point(int kind)
+{
+	if (pk_sim_active())
+		pk_sim_point(kind);
+}
 void pk_irq_threads_stop(void);
 
 /* workqueue.c: its workers' sleeps and wake-ups, from schedule(); its

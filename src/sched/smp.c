@@ -17,6 +17,7 @@
 
 #include "../irq/irq.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 static call_single_data_t *call_queue[PK_NR_CPUS];
 /* Async calls: one descriptor per (caller slot, target). */
@@ -72,7 +73,7 @@ static void csd_wait(call_single_data_t *csd)
 			flush_call_queue(rq->cpu);
 		/* The target's host thread may be off the host CPU. */
 		if (spins > 100)
-			sched_yield();
+			pk_host_yield();
 		else
 			pk_cpu_relax();
 	}

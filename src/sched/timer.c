@@ -18,6 +18,7 @@
 #include <preempt/timer.h>
 
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
 		 unsigned int flags)
@@ -151,7 +152,7 @@ static void wait_running_timer(struct rq *rq, struct timer_list *t)
 {
 	while (__atomic_load_n(&rq->running_timer, __ATOMIC_ACQUIRE) == t) {
 		if (rq != pk_this_rq) {
-			sched_yield();
+			pk_host_yield();
 			continue;
 		}
 		if (WARN_ONCE(in_serving_softirq(),
@@ -264,19 +265,15 @@ static void process_timeout(struct timer_list *t)
 static long host_schedule_timeout(long timeout)
 {
 	long long tick_ns = 1000000000LL / pk_machine_hz();
-	struct timespec ts;
-	long long now, deadline;
+	long long now = pk_clock_ns(), deadline;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	/* Beyond a century: no deadline (MAX_SCHEDULE_TIMEOUT and such). */
 	deadline = timeout < 3155760000LL * pk_machine_hz()
 			   ? now + timeout * tick_ns
 			   : 0;
 	if (!pk_host_park(deadline))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	now = pk_clock_ns();
 	if (!deadline)
 		return timeout;
 	return deadline > now ? (long)((deadline - now + tick_ns - 1) / tick_ns)
@@ -328,6 +325,12 @@ void ndelay(unsigned long nsecs)
 {
 	long end = pk_now_ns() + (long)nsecs;
 
+	/* Simulated time passes by itself: the delay is a point. */
+	if (pk_sim_active()) {
+		pk_clock_advance((long long)nsecs);
+		pk_sim_point(PK_SIM_SPIN);
+		return;
+	}
 	/* Mostly relaxing, not reading the clock: a busy CPU, not a
 	 * syscall-bound one. */
 	do {

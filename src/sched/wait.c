@@ -123,6 +123,8 @@ void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait,
 {
 	unsigned long flags;
 
+	pk_sim_lib_point(PK_SIM_LOCK); /* the queue's lock */
+
 	pk_lock_irqsave(&wq->lock, flags);
 	queue_and_set_state(wq, wait, state, false);
 	pk_unlock_irqrestore(&wq->lock, flags);
@@ -147,6 +149,8 @@ long prepare_to_wait_event(wait_queue_head_t *wq, struct wait_queue_entry *wait,
 {
 	unsigned long flags;
 	long ret = 0;
+
+	pk_sim_lib_point(PK_SIM_LOCK); /* the queue's lock */
 
 	pk_lock_irqsave(&wq->lock, flags);
 	if (signal_pending_state(state, current)) {
@@ -211,6 +215,8 @@ void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive,
 	       void *key)
 {
 	unsigned long flags;
+
+	pk_sim_lib_point(PK_SIM_LOCK); /* the queue's lock */
 
 	pk_lock_irqsave(&wq->lock, flags);
 	wake_up_common(wq, mode, nr_exclusive, key);

@@ -43,6 +43,7 @@
 
 #include "../debug/report.h"
 #include "sched_internal.h"
+#include "../port/sim.h"
 
 #define WORK_PK_INACTIVE (1UL << 4) /* on its pwq's inactive list */
 #define WORK_PK_BITS                                                           \
@@ -652,7 +653,7 @@ static int grab_pending(struct work_struct *work, bool is_dwork)
 			return ret;
 		/* The queuer (perhaps a timer on another vCPU) is mid-way. */
 		if (spins > 100)
-			sched_yield();
+			pk_host_yield();
 		else
 			pk_cpu_relax();
 	}

@@ -28,6 +28,7 @@
 
 #include "../debug/report.h"
 #include "trace_internal.h"
+#include "../port/sim.h"
 
 struct pk_trace_state pk_tracer_state;
 
@@ -37,10 +38,7 @@ static __thread unsigned int tls_gen __attribute__((tls_model("initial-exec")));
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)pk_clock_ns();
 }
 
 /* A thread's first event of this trace gives it a CPU slot. */

@@ -73,7 +73,10 @@
 
 static __always_inline int atomic_read(const atomic_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	int val = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+
+	pk_sim_hook(PK_SIM_ACCESS);
+	return val;
 }
 static __always_inline int atomic_read_acquire(const atomic_t *v)
 {
@@ -81,6 +84,7 @@ static __always_inline int atomic_read_acquire(const atomic_t *v)
 }
 static __always_inline void atomic_set(atomic_t *v, int i)
 {
+	pk_sim_hook(PK_SIM_ACCESS);
 	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_set_release(atomic_t *v, int i)

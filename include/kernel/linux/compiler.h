@@ -5,6 +5,7 @@
 /* Branch hints, the compiler barrier and single-copy accesses. */
 
 #include <linux/compiler_types.h>
+#include <preempt/sim.h>
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -34,7 +35,10 @@
 	({                                                                     \
 		_Static_assert(__native_word(x) || sizeof(x) == 8,             \
 			       "READ_ONCE() of a non-word");                   \
-		(__typeof__(x))__READ_ONCE(x);                                 \
+		__typeof__(x) __pk_v = (__typeof__(x))__READ_ONCE(x);          \
+		/* After the load: what the value decides comes later. */      \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
+		__pk_v;                                                        \
 	})
 #define __WRITE_ONCE(x, val)                                                   \
 	do {                                                                   \
@@ -44,7 +48,9 @@
 	do {                                                                   \
 		_Static_assert(__native_word(x) || sizeof(x) == 8,             \
 			       "WRITE_ONCE() of a non-word");                  \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		__WRITE_ONCE(x, val);                                          \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 	} while (0)
 #define READ_ONCE_NOCHECK(x) READ_ONCE(x)
 #define data_race(expr) (expr)

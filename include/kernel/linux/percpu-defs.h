@@ -127,9 +127,12 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 /* __this_cpu_*(): the raw ones, after DEBUG_PREEMPT's check. */
 #if CONFIG_DEBUG_PREEMPT
 #define __this_cpu_preempt_check(op)                                           \
-	pk_check_preemption_disabled("__this_cpu_" op)
+	({                                                                     \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
+		pk_check_preemption_disabled("__this_cpu_" op);                \
+	})
 #else
-#define __this_cpu_preempt_check(op) ((void)0)
+#define __this_cpu_preempt_check(op) pk_sim_hook(PK_SIM_ACCESS)
 #endif
 #define __this_cpu_read(pcp)                                                   \
 	({                                                                     \
@@ -187,6 +190,7 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 #define __pk_this_cpu_irqsafe(expr)                                            \
 	({                                                                     \
 		unsigned long __pk_flags;                                      \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		raw_local_irq_save(__pk_flags);                                \
 		__typeof__(expr) __pk_ret = (expr);                            \
 		raw_local_irq_restore(__pk_flags);                             \
@@ -195,6 +199,7 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 #define __pk_this_cpu_irqsafe_void(stmt)                                       \
 	do {                                                                   \
 		unsigned long __pk_flags;                                      \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
 		raw_local_irq_save(__pk_flags);                                \
 		stmt;                                                          \
 		raw_local_irq_restore(__pk_flags);                             \

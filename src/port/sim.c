@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deterministic simulation's host: a baton, a virtual clock, virtual
+ * timers and a seeded strategy (docs/sim.md).
+ *
+ * The machine's threads -- main and each vCPU, the participants -- keep
+ * their host threads (their thread-locals are the per-CPU state), but only
+ * the one holding the baton runs; the others wait on their own futex word.
+ * The baton moves only here: at a decision point the strategy chose a
+ * switch at, or when its holder waits (a simulated futex) or spins.  Given
+ * the seed, every hand-over, every timer and every clock reading is the
+ * same in each run, so the whole machine replays.
+ *
+ * Nothing here runs in a signal handler except the SIGABRT footer, which
+ * formats with its own integer code and write(2).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <execinfo.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/futex.h>
+
+#include "sim.h"
+
+int pk_sim_on;
+
+enum { P_NONE, P_RUN, P_BLOCKED, P_GONE };
+
+struct part {
+	unsigned int go; /* futex word: the baton was handed here */
+	int state;
+	const void *wait_addr;
+	long long deadline; /* virtual ns; 0: none */
+	long long blocked_since;
+	int prio; /* PCT priority, higher runs first */
+	char name[16];
+	void *wait_bt[8]; /* where a blocked participant waits */
+	int wait_nbt;
+};
+
+enum strategy { S_RANDOM, S_PCT, S_DFS };
+
+#define SIM_TIMERS 256
+#define SIM_RING 32
+#define SIM_MAX_DFS 16
+#define SIM_QUANTUM_NS 100	      /* the clock's step per decision */
+#define SIM_SPIN_LOCKUP 2000000UL     /* spin yields without progress */
+#define SIM_CLOCK_BASE 1000000000LL   /* virtual boot at 1 s */
+#define SIM_PCT_STEPS_DEFAULT 20000UL /* PCT's k when not given */
+/* Main blocked this long on the virtual clock while only timers tick: the
+ * machine is stuck (the kernel's hung_task_timeout_secs default). */
+#define SIM_HUNG_NS (120 * 1000000000LL)
+
+struct vtimer {
+	int used;
+	void *cookie;
+	unsigned int irq;
+	long long expires; /* 0: disarmed */
+	long long period;
+};
+
+struct ring_ev {
+	unsigned long step;
+	long long now;
+	int ev, part, arg;
+	char what[20];
+};
+
+static struct {
+	/* configuration, from $PREEMPT_SIM */
+	unsigned long long seed;
+	enum strategy strategy;
+	int pct_depth;
+	unsigned long pct_steps;
+	unsigned long pct_change[SIM_MAX_DFS];
+	unsigned long dfs[SIM_MAX_DFS];
+	int ndfs;
+	long limit; /* deviations honoured; -1: all */
+	char spec[128];
+
+	/* the run */
+	const struct pk_sim_ops *ops;
+	int ran;
+	int turn;
+	int nparts;
+	unsigned long long rng;
+	long long now;
+	unsigned long steps, choices, deviations, spin_streak;
+	unsigned long long hash;
+	unsigned long nswitch, npreempt, nirq, ntimer;
+	struct vtimer timers[SIM_TIMERS];
+	long long timer_min;
+	struct ring_ev ring[SIM_RING];
+	unsigned long nring;
+} sim = {.limit = -1};
+
+static struct part parts[PK_SIM_MAX_PARTS];
+static __thread int self_id = -1;
+
+static const char *const ev_names[PK_SIM_EV_NR] = {
+	"point", "switch", "preempt", "irq", "timer", "time", "block", "wake",
+};
+
+/* ---- output without stdio (also from the SIGABRT handler) ---- */
+
+static void out(const char *s)
+{
+	size_t len = strlen(s);
+
+	while (len) {
+		ssize_t n = write(STDERR_FILENO, s, len);
+
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+static char *fmt_u(char *p, unsigned long long v, unsigned int base)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return p;
+}
+
+static void out_u(unsigned long long v, unsigned int base)
+{
+	char buf[24];
+
+	fmt_u(buf, v, base);
+	out(buf);
+}
+
+/* ---- the seed ---- */
+
+static unsigned long long rng_next(void)
+{
+	/* splitmix64 */
+	unsigned long long z = (sim.rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned long rng_below(unsigned long n)
+{
+	return n ? (unsigned long)(rng_next() % n) : 0;
+}
+
+static void hash_mix(unsigned long long v)
+{
+	for (int i = 0; i < 8; i++) {
+		sim.hash ^= (v >> (8 * i)) & 0xff;
+		sim.hash *= 0x100000001b3ULL;
+	}
+}
+
+static void hash_str(const char *s)
+{
+	for (; s && *s; s++) {
+		sim.hash ^= (unsigned char)*s;
+		sim.hash *= 0x100000001b3ULL;
+	}
+}
+
+void pk_sim_event(enum pk_sim_event ev, int arg, const char *what)
+{
+	struct ring_ev *r = &sim.ring[sim.nring++ % SIM_RING];
+
+	sim.npreempt += ev == PK_SIM_EV_PREEMPT;
+	sim.nirq += ev == PK_SIM_EV_IRQ;
+
+	hash_mix(((unsigned long long)ev << 56) ^
+		 ((unsigned long long)(unsigned)self_id << 32) ^ (unsigned)arg);
+	hash_str(what);
+	r->step = sim.steps;
+	r->now = sim.now;
+	r->ev = ev;
+	r->part = self_id;
+	r->arg = arg;
+	snprintf(r->what, sizeof(r->what), "%s", what ? what : "");
+}
+
+/* ---- $PREEMPT_SIM: seed[,random|pct:D[:K]|dfs:I.J...][,limit=N] ---- */
+
+static bool parse_list(const char *s, unsigned long *v, int max, int *n)
+{
+	char *end;
+
+	*n = 0;
+	if (!*s)
+		return true;
+	for (;;) {
+		if (*n == max)
+			return false;
+		v[(*n)++] = strtoul(s, &end, 10);
+		if (end == s)
+			return false;
+		if (*end != '.')
+			return *end == '\0';
+		s = end + 1;
+	}
+}
+
+static bool parse_strategy(const char *s)
+{
+	char *end;
+
+	if (!strcmp(s, "random")) {
+		sim.strategy = S_RANDOM;
+	} else if (!strncmp(s, "pct:", 4)) {
+		sim.strategy = S_PCT;
+		sim.pct_depth = (int)strtol(s + 4, &end, 10);
+		sim.pct_steps = SIM_PCT_STEPS_DEFAULT;
+		if (*end == ':')
+			sim.pct_steps = strtoul(end + 1, &end, 10);
+		if (sim.pct_depth < 1 || sim.pct_depth > SIM_MAX_DFS ||
+		    !sim.pct_steps || *end)
+			return false;
+	} else if (!strncmp(s, "dfs:", 4)) {
+		sim.strategy = S_DFS;
+		return parse_list(s + 4, sim.dfs, SIM_MAX_DFS, &sim.ndfs);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static bool parse_spec(const char *spec)
+{
+	char copy[128], *tok, *save, *end;
+
+	if (strlen(spec) >= sizeof(copy))
+		return false;
+	strcpy(copy, spec);
+	tok = strtok_r(copy, ",", &save);
+	if (!tok)
+		return false;
+	sim.seed = strtoull(tok, &end, 10);
+	if (end == tok || *end)
+		return false;
+	while ((tok = strtok_r(NULL, ",", &save))) {
+		if (!strncmp(tok, "limit=", 6)) {
+			sim.limit = strtol(tok + 6, &end, 10);
+			if (end == tok + 6 || sim.limit < 0 || *end)
+				return false;
+		} else if (!parse_strategy(tok)) {
+			return false;
+		}
+	}
+	snprintf(sim.spec, sizeof(sim.spec), "%s", spec);
+	return true;
+}
+
+bool pk_sim_requested(const char *spec)
+{
+	if (!spec)
+		spec = getenv("PREEMPT_SIM");
+	if (!spec || !*spec)
+		return false;
+	if (!parse_spec(spec)) {
+		fprintf(stderr,
+			"preempt: PREEMPT_SIM=%s: expected "
+			"SEED[,random|pct:D[:K]"
+			"|dfs:I.J...][,limit=N]\n",
+			spec);
+		exit(2);
+	}
+	return true;
+}
+
+/* ---- the footer every simulated run ends with ---- */
+
+static void out_repro(void)
+{
+	out("reproduce with PREEMPT_SIM=");
+	out(sim.spec);
+	out("\n");
+}
+
+static void out_summary(void)
+{
+	out("sim: seed ");
+	out_u(sim.seed, 10);
+	out(" strategy ");
+	out(sim.strategy == S_PCT   ? "pct"
+	    : sim.strategy == S_DFS ? "dfs"
+				    : "random");
+	out(": ");
+	out_u(sim.steps, 10);
+	out(" decisions, ");
+	out_u(sim.choices, 10);
+	out(" choice points, ");
+	out_u(sim.deviations, 10);
+	out(" deviations, ");
+	out_u(sim.nswitch, 10);
+	out(" switches, ");
+	out_u(sim.npreempt, 10);
+	out(" preemptions, ");
+	out_u(sim.nirq, 10);
+	out(" interrupts, virtual time ");
+	out_u((unsigned long long)(sim.now - SIM_CLOCK_BASE) / 1000, 10);
+	out(" us\nsim: trace hash ");
+	out_u(sim.hash, 16);
+	out("\n");
+}
+
+static void out_events(void)
+{
+	unsigned long first = sim.nring > SIM_RING ? sim.nring - SIM_RING : 0;
+
+	out("sim: last events:\n");
+	for (unsigned long i = first; i < sim.nring; i++) {
+		const struct ring_ev *r = &sim.ring[i % SIM_RING];
+
+		out("  #");
+		out_u(r->step, 10);
+		out(" t+");
+		out_u((unsigned long long)(r->now - SIM_CLOCK_BASE) / 1000, 10);
+		out("us ");
+		out(r->part >= 0 ? parts[r->part].name : "?");
+		out(" ");
+		out(ev_names[r->ev]);
+		if (r->what[0]) {
+			out(" ");
+			out(r->what);
+		}
+		out("\n");
+	}
+}
+
+static void sim_footer(int status)
+{
+	if (!sim.ran)
+		return;
+	sim.ran = 0;
+	out_summary();
+	if (status) {
+		out_events();
+		out_repro();
+	}
+}
+
+static void on_exit_footer(int status, void *arg)
+{
+	(void)arg;
+	sim_footer(status);
+}
+
+static void abort_footer(int sig)
+{
+	sim_footer(1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void pk_sim_fail(const char *why)
+{
+	out("sim: ");
+	out(why);
+	out("\n");
+	sim_footer(1);
+	_exit(1);
+}
+
+/* ---- participants and the baton ---- */
+
+static long futex(unsigned int *addr, int op, unsigned int val,
+		  const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+static void wait_turn(int me)
+{
+	while (__atomic_load_n(&sim.turn, __ATOMIC_SEQ_CST) != me)
+		futex(&parts[me].go, FUTEX_WAIT_PRIVATE, 0, NULL);
+	__atomic_store_n(&parts[me].go, 0, __ATOMIC_RELAXED);
+}
+
+static void give_turn(int next)
+{
+	__atomic_store_n(&sim.turn, next, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&parts[next].go, 1, __ATOMIC_SEQ_CST);
+	futex(&parts[next].go, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+/* Hand the baton to @next and wait until it comes back. */
+static void hand_to(int next)
+{
+	int me = self_id;
+
+	sim.nswitch++;
+	pk_sim_event(PK_SIM_EV_SWITCH, next, parts[next].name);
+	give_turn(next);
+	wait_turn(me);
+}
+
+int pk_sim_self(void)
+{
+	return self_id;
+}
+
+bool pk_sim_left(int id)
+{
+	return parts[id].state == P_GONE;
+}
+
+void pk_sim_add(int id, const char *name)
+{
+	if (id >= sim.nparts)
+		sim.nparts = id + 1;
+	parts[id].state = P_RUN;
+	parts[id].go = 0;
+	parts[id].prio = (int)(sim.pct_depth + 1 + rng_below(1000));
+	snprintf(parts[id].name, sizeof(parts[id].name), "%s", name);
+}
+
+void pk_sim_join(int id)
+{
+	self_id = id;
+	wait_turn(id);
+}
+
+static void initial_pct(void)
+{
+	/* Burckhardt et al.: d-1 change points spread over the k steps. */
+	for (int i = 0; i < sim.pct_depth - 1; i++)
+		sim.pct_change[i] = 1 + rng_below(sim.pct_steps);
+}
+
+void pk_sim_start(const struct pk_sim_ops *ops)
+{
+	static int registered;
+
+	sim.ops = ops;
+	sim.rng = sim.seed;
+	sim.now = SIM_CLOCK_BASE;
+	sim.timer_min = 0;
+	sim.hash = 0xcbf29ce484222325ULL;
+	sim.ran = 1;
+	memset(parts, 0, sizeof(parts));
+	sim.nparts = 0;
+	initial_pct();
+	pk_sim_add(0, "main");
+	self_id = 0;
+	sim.turn = 0;
+	if (!registered) {
+		registered = 1;
+		on_exit(on_exit_footer, NULL);
+		signal(SIGABRT, abort_footer);
+	}
+	out("sim: seed ");
+	out_u(sim.seed, 10);
+	out(" strategy ");
+	out(sim.strategy == S_PCT   ? "pct"
+	    : sim.strategy == S_DFS ? "dfs"
+				    : "random");
+	out("\n");
+	__atomic_store_n(&pk_sim_on, 1, __ATOMIC_SEQ_CST);
+}
+
+void pk_sim_stop(void)
+{
+	__atomic_store_n(&pk_sim_on, 0, __ATOMIC_SEQ_CST);
+}
+
+/* ---- virtual time and timers ---- */
+
+long long pk_clock_ns(void)
+{
+	struct timespec ts;
+
+	if (pk_sim_active()) {
+		if (self_id < 0)
+			pk_sim_fail("nondeterminism: a thread outside the "
+				    "machine read the clock");
+		return sim.now;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void pk_clock_advance(long long ns)
+{
+	if (pk_sim_active() && ns > 0)
+		sim.now += ns;
+}
+
+static void timers_recompute(void)
+{
+	sim.timer_min = 0;
+	for (int i = 0; i < SIM_TIMERS; i++) {
+		long long e = sim.timers[i].expires;
+
+		if (sim.timers[i].used && e &&
+		    (!sim.timer_min || e < sim.timer_min))
+			sim.timer_min = e;
+	}
+}
+
+static void timers_fire(void)
+{
+	if (!sim.timer_min || sim.timer_min > sim.now)
+		return;
+	for (int i = 0; i < SIM_TIMERS; i++) {
+		struct vtimer *t = &sim.timers[i];
+
+		if (!t->used || !t->expires || t->expires > sim.now)
+			continue;
+		if (t->period) {
+			while (t->expires <= sim.now)
+				t->expires += t->period;
+		} else {
+			t->expires = 0;
+		}
+		sim.ntimer++;
+		pk_sim_event(PK_SIM_EV_TIMER, (int)t->irq, NULL);
+		sim.ops->timer_fire(t->cookie, t->irq);
+	}
+	timers_recompute();
+}
+
+int pk_sim_timer_create(void *cookie, unsigned int irq)
+{
+	for (int i = 0; i < SIM_TIMERS; i++) {
+		if (!sim.timers[i].used) {
+			sim.timers[i] = (struct vtimer){
+				.used = 1, .cookie = cookie, .irq = irq};
+			return i;
+		}
+	}
+	return -EAGAIN;
+}
+
+void pk_sim_timer_set(int id, long long first_ns, long long period_ns)
+{
+	struct vtimer *t = &sim.timers[id];
+
+	t->expires = first_ns;
+	t->period = first_ns ? period_ns : 0;
+	timers_recompute();
+}
+
+void pk_sim_timer_delete(int id)
+{
+	sim.timers[id] = (struct vtimer){0};
+	timers_recompute();
+}
+
+/* ---- who runs next ---- */
+
+static bool runnable(int id)
+{
+	return parts[id].state == P_RUN;
+}
+
+/* The strategy says whether to deviate at this choice point. */
+static bool deviate(void)
+{
+	unsigned long idx = sim.choices++;
+	bool yes = false;
+
+	if (sim.limit >= 0 && sim.deviations >= (unsigned long)sim.limit)
+		return false;
+	switch (sim.strategy) {
+	case S_RANDOM:
+		yes = rng_below(8) == 0;
+		break;
+	case S_PCT:
+		for (int i = 0; i < sim.pct_depth - 1; i++)
+			yes |= sim.pct_change[i] == sim.steps;
+		break;
+	case S_DFS:
+		for (int i = 0; i < sim.ndfs; i++)
+			yes |= sim.dfs[i] == idx;
+		break;
+	}
+	sim.deviations += yes;
+	return yes;
+}
+
+bool pk_sim_choose_preempt(void)
+{
+	return deviate();
+}
+
+/* Among the runnable participants other than @me: random, PCT's highest
+ * priority, or the next one round the ring.  -1 if none. */
+static int pick_other(int me)
+{
+	int cand[PK_SIM_MAX_PARTS], n = 0, best = -1;
+
+	for (int i = 1; i <= sim.nparts; i++) {
+		int id = (me + i) % sim.nparts;
+
+		if (id != me && runnable(id))
+			cand[n++] = id;
+	}
+	if (!n)
+		return -1;
+	switch (sim.strategy) {
+	case S_RANDOM:
+		return cand[rng_below((unsigned long)n)];
+	case S_PCT:
+		for (int i = 0; i < n; i++)
+			if (best < 0 || parts[cand[i]].prio > parts[best].prio)
+				best = cand[i];
+		return best;
+	case S_DFS:
+		break;
+	}
+	return cand[0];
+}
+
+/* Everyone waits: the clock jumps to the next timer or deadline. */
+static bool advance_to_next_event(void)
+{
+	long long next = sim.timer_min;
+
+	for (int i = 0; i < sim.nparts; i++)
+		if (parts[i].state == P_BLOCKED && parts[i].deadline &&
+		    (!next || parts[i].deadline < next))
+			next = parts[i].deadline;
+	if (!next)
+		return false;
+	if (parts[0].state == P_BLOCKED &&
+	    next - parts[0].blocked_since > SIM_HUNG_NS) {
+		out("\nINFO: task main blocked for more than 120 seconds.\n");
+		return false;
+	}
+	if (next > sim.now)
+		sim.now = next;
+	pk_sim_event(PK_SIM_EV_TIME, 0, NULL);
+	for (int i = 0; i < sim.nparts; i++) {
+		if (parts[i].state == P_BLOCKED && parts[i].deadline &&
+		    parts[i].deadline <= sim.now) {
+			parts[i].state = P_RUN;
+			pk_sim_event(PK_SIM_EV_WAKE, i, parts[i].name);
+		}
+	}
+	timers_fire();
+	return true;
+}
+
+static void deadlock(void)
+{
+	out("\nBUG: deadlock: every CPU of the simulated machine waits\n");
+	for (int i = 0; i < sim.nparts; i++) {
+		char line[160] = "";
+
+		if (parts[i].state == P_GONE || parts[i].state == P_NONE)
+			continue;
+		out("  ");
+		out(parts[i].name);
+		out(": ");
+		if (sim.ops->describe)
+			sim.ops->describe(i, line, sizeof(line));
+		out(line);
+		out("\n");
+		if (i == 0 && parts[i].wait_nbt) {
+			fflush(stderr);
+			backtrace_symbols_fd(parts[i].wait_bt,
+					     parts[i].wait_nbt, STDERR_FILENO);
+		}
+	}
+	if (sim.ops->dump)
+		sim.ops->dump();
+	pk_sim_fail("deadlock");
+}
+
+/*
+ * The holder cannot go on (@me blocked) or should let others (@me spins):
+ * find the next participant to run, moving the clock if nobody can.
+ */
+static void run_someone_else(int me)
+{
+	for (;;) {
+		int next = pick_other(me);
+
+		if (next >= 0) {
+			hand_to(next);
+			return;
+		}
+		if (runnable(me) && !sim.timer_min)
+			return; /* alone, spinning: the caller counts */
+		if (runnable(me)) {
+			/* Alone and spinning: time passes until a timer. */
+			if (sim.timer_min > sim.now)
+				sim.now = sim.timer_min;
+			timers_fire();
+			return;
+		}
+		if (!advance_to_next_event())
+			deadlock();
+		if (runnable(me))
+			return;
+	}
+}
+
+static void resume(void)
+{
+	if (sim.ops->resume)
+		sim.ops->resume();
+}
+
+void pk_sim_port_point(int kind)
+{
+	int me = self_id, next = -1;
+
+	if (me < 0)
+		return;
+	sim.steps++;
+	sim.spin_streak = 0;
+	sim.now += SIM_QUANTUM_NS;
+	hash_mix(((unsigned long long)kind << 8) | (unsigned)me);
+	timers_fire();
+	if (sim.strategy == S_PCT) {
+		for (int i = 0; i < sim.pct_depth - 1; i++)
+			if (sim.pct_change[i] == sim.steps)
+				parts[me].prio = i; /* below every start */
+		next = pick_other(me);
+		if (next >= 0 && parts[next].prio < parts[me].prio)
+			next = -1;
+	} else if (pick_other(me) >= 0 && deviate()) {
+		next = pick_other(me);
+	}
+	if (next >= 0)
+		hand_to(next);
+	resume();
+}
+
+/* ---- the host's waits ---- */
+
+void pk_host_yield(void)
+{
+	int me = self_id;
+
+	if (!pk_sim_active()) {
+		sched_yield();
+		return;
+	}
+	if (me < 0)
+		pk_sim_fail("nondeterminism: a thread outside the machine "
+			    "waits for it");
+	sim.now += SIM_QUANTUM_NS;
+	if (++sim.spin_streak > SIM_SPIN_LOCKUP) {
+		out("\nBUG: soft lockup: the simulated CPUs spin and nobody "
+		    "makes progress\n");
+		deadlock();
+	}
+	timers_fire();
+	run_someone_else(me);
+	resume();
+}
+
+static void host_futex_wait(unsigned int *addr, unsigned int val,
+			    long long deadline_ns)
+{
+	struct timespec ts, *tsp = NULL;
+
+	if (deadline_ns) {
+		long long left = deadline_ns - pk_clock_ns();
+
+		if (left <= 0)
+			return;
+		ts.tv_sec = left / 1000000000LL;
+		ts.tv_nsec = left % 1000000000LL;
+		tsp = &ts;
+	}
+	futex(addr, FUTEX_WAIT_PRIVATE, val, tsp);
+}
+
+void pk_host_futex_wait(unsigned int *addr, unsigned int val,
+			long long deadline_ns)
+{
+	int me = self_id;
+
+	if (!pk_sim_active()) {
+		host_futex_wait(addr, val, deadline_ns);
+		return;
+	}
+	if (me < 0)
+		pk_sim_fail("nondeterminism: a thread outside the machine "
+			    "waits for it");
+	if (__atomic_load_n(addr, __ATOMIC_SEQ_CST) != val)
+		return;
+	if (deadline_ns && deadline_ns <= sim.now)
+		return;
+	sim.spin_streak = 0;
+	parts[me].state = P_BLOCKED;
+	parts[me].blocked_since = sim.now;
+	parts[me].wait_addr = addr;
+	parts[me].deadline = deadline_ns;
+	if (me == 0)
+		parts[me].wait_nbt = backtrace(parts[me].wait_bt, 8);
+	pk_sim_event(PK_SIM_EV_BLOCK, me, NULL);
+	run_someone_else(me);
+	parts[me].state = P_RUN;
+	parts[me].wait_addr = NULL;
+	parts[me].deadline = 0;
+	resume();
+}
+
+void pk_host_futex_wake(unsigned int *addr, int n)
+{
+	if (!pk_sim_active()) {
+		futex(addr, FUTEX_WAKE_PRIVATE, (unsigned int)n, NULL);
+		return;
+	}
+	for (int i = 0; i < sim.nparts && n > 0; i++) {
+		if (parts[i].state == P_BLOCKED && parts[i].wait_addr == addr) {
+			parts[i].state = P_RUN;
+			sim.spin_streak = 0;
+			pk_sim_event(PK_SIM_EV_WAKE, i, parts[i].name);
+			n--;
+		}
+	}
+}
+
+void pk_sim_kick(int id)
+{
+	if (id < 0 || id >= sim.nparts || parts[id].state != P_BLOCKED)
+		return;
+	parts[id].state = P_RUN;
+	sim.spin_streak = 0;
+	pk_sim_event(PK_SIM_EV_WAKE, id, parts[id].name);
+}
+
+void pk_sim_leave(void)
+{
+	int me = self_id, next;
+
+	parts[me].state = P_GONE;
+	self_id = -1;
+	while ((next = pick_other(me)) < 0)
+		if (!advance_to_next_event())
+			deadlock();
+	give_turn(next);
+}

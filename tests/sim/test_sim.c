@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deterministic simulation (docs/sim.md): a seed replays exactly,
+ * seeds differ, a race and a deadlock are found and reported with the
+ * reproduction line, time is virtual, and `preempt sim` finds, reduces and
+ * passes what it should.  The subjects are separate programs
+ * (tests/sim/sim_*.c), since a simulation is chosen at boot.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+struct result {
+	int status; /* exit status, 128 + signal */
+	char out[65536];
+};
+
+/* Run @argv with $PREEMPT_SIM=@spec (NULL: unset); stdout and stderr. */
+static void run(const char *spec, char *const argv[], struct result *r)
+{
+	int fd = memfd_create("sim-test", 0), status;
+	ssize_t n;
+	pid_t pid;
+
+	assert_true(fd >= 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (spec)
+			setenv("PREEMPT_SIM", spec, 1);
+		else
+			unsetenv("PREEMPT_SIM");
+		pk_execv(argv[0], argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status)
+				      : 128 + WTERMSIG(status);
+	n = pread(fd, r->out, sizeof(r->out) - 1, 0);
+	r->out[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static void run_prog(const char *prog, const char *spec, struct result *r)
+{
+	char *argv[] = {(char *)prog, NULL};
+
+	run(spec, argv, r);
+}
+
+/* The trace hash line's value, or "" if the run printed none. */
+static const char *hash_of(const struct result *r, char *buf, size_t len)
+{
+	const char *p = strstr(r->out, "sim: trace hash ");
+
+	buf[0] = '\0';
+	if (p)
+		sscanf(p + 16, "%63s", buf);
+	(void)len;
+	return buf;
+}
+
+static struct result *res(void)
+{
+	static struct result r[2];
+	static int i;
+
+	return &r[i++ & 1];
+}
+
+static void same_seed_replays_exactly(void **state)
+{
+	struct result *a = res(), *b = res();
+	char ha[64], hb[64];
+
+	(void)state;
+	for (int seed = 1; seed <= 5; seed++) {
+		char spec[16];
+
+		snprintf(spec, sizeof(spec), "%d", seed);
+		run_prog(SIM_RACE, spec, a);
+		run_prog(SIM_RACE, spec, b);
+		assert_string_not_equal(hash_of(a, ha, sizeof(ha)), "");
+		assert_string_equal(ha, hash_of(b, hb, sizeof(hb)));
+		assert_int_equal(a->status, b->status);
+		/* The whole output, counter and event trace included. */
+		assert_string_equal(a->out, b->out);
+	}
+}
+
+static void seeds_give_different_interleavings(void **state)
+{
+	char hashes[8][64];
+	int distinct = 0;
+
+	(void)state;
+	for (int seed = 0; seed < 8; seed++) {
+		struct result *r = res();
+		char spec[16];
+		bool seen = false;
+
+		snprintf(spec, sizeof(spec), "%d", seed + 100);
+		run_prog(SIM_RACE, spec, r);
+		hash_of(r, hashes[seed], sizeof(hashes[seed]));
+		for (int i = 0; i < seed; i++)
+			seen |= !strcmp(hashes[i], hashes[seed]);
+		distinct += !seen;
+	}
+	assert_true(distinct >= 4);
+}
+
+static void race_is_found_and_reproduced(void **state)
+{
+	struct result *r = res(), *again = res();
+	char spec[16], line[64], h1[64], h2[64];
+	int seed;
+
+	(void)state;
+	for (seed = 1; seed <= 50; seed++) {
+		snprintf(spec, sizeof(spec), "%d", seed);
+		run_prog(SIM_RACE, spec, r);
+		if (r->status)
+			break;
+	}
+	assert_true(seed <= 50);
+	assert_int_equal(r->status, 1);
+	snprintf(line, sizeof(line), "reproduce with PREEMPT_SIM=%d\n", seed);
+	assert_non_null(strstr(r->out, line));
+	assert_non_null(strstr(r->out, "sim: last events:"));
+	run_prog(SIM_RACE, spec, again);
+	assert_int_equal(again->status, 1);
+	assert_string_equal(hash_of(r, h1, sizeof(h1)),
+			    hash_of(again, h2, sizeof(h2)));
+}
+
+static void fixed_race_passes_every_seed(void **state)
+{
+	struct result *r = res();
+
+	(void)state;
+	for (int seed = 1; seed <= 60; seed++) {
+		char spec[16];
+
+		snprintf(spec, sizeof(spec), "%d", seed);
+		run_prog(SIM_RACE_FIXED, spec, r);
+		if (r->status)
+			print_error("seed %d:\n%s\n", seed, r->out);
+		assert_int_equal(r->status, 0);
+		assert_null(strstr(r->out, "reproduce with"));
+	}
+}
+
+static void deadlock_is_reported(void **state)
+{
+	struct result *r = res();
+
+	(void)state;
+	run_prog(SIM_DEADLOCK, "7", r);
+	assert_int_not_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "BUG: deadlock"));
+	assert_non_null(strstr(r->out, "task:waiter"));
+	assert_non_null(strstr(r->out, "reproduce with PREEMPT_SIM=7\n"));
+	assert_non_null(strstr(r->out, "sim: trace hash "));
+}
+
+static void time_is_virtual(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)SIM_RACE, (char *)"sleep", NULL};
+	long long slept = 0;
+	const char *p;
+
+	(void)state;
+	run("3", argv, r);
+	assert_int_equal(r->status, 0);
+	p = strstr(r->out, "slept ");
+	assert_non_null(p);
+	sscanf(p, "slept %lld us", &slept);
+	/* 1000 jiffies at HZ 1000 on the virtual clock: 1 s, less the part
+	 * of the first jiffy gone at the call. */
+	assert_true(slept >= 999000);
+	assert_true(slept < 1100000);
+}
+
+static void strategies_replay_too(void **state)
+{
+	static const char *const specs[] = {"5,pct:3", "5,pct:2:500",
+					    "5,dfs:3.9", "5,limit=2"};
+	char h1[64], h2[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct result *a = res(), *b = res();
+
+		run_prog(SIM_RACE, specs[i], a);
+		run_prog(SIM_RACE, specs[i], b);
+		assert_string_not_equal(hash_of(a, h1, sizeof(h1)), "");
+		assert_string_equal(h1, hash_of(b, h2, sizeof(h2)));
+	}
+}
+
+static void malformed_spec_is_a_usage_error(void **state)
+{
+	static const char *const bad[] = {"x", "1,pct:0", "1,dfs:a",
+					  "1,limit=-1", "1,fast"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result *r = res();
+
+		run_prog(SIM_RACE, bad[i], r);
+		assert_int_equal(r->status, 2);
+		assert_non_null(strstr(r->out, "PREEMPT_SIM="));
+		assert_null(strchr(strchr(r->out, '\n') + 1, '\n'));
+	}
+}
+
+/* `preempt sim` */
+static void tool_finds_reduces_and_reproduces(void **state)
+{
+	struct result *r = res(), *again = res();
+	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
+			(char *)"sim",
+			(char *)"--seeds",
+			(char *)"1-50",
+			(char *)"--jobs",
+			(char *)"2",
+			(char *)"--",
+			(char *)SIM_RACE,
+			NULL};
+	char spec[64];
+	const char *p;
+
+	(void)state;
+	run(NULL, argv, r);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->out, "sim: the first "));
+	p = strstr(r->out, "reproduce with PREEMPT_SIM=");
+	assert_non_null(p);
+	sscanf(p + strlen("reproduce with PREEMPT_SIM="), "%63s", spec);
+	assert_non_null(strstr(spec, ",limit="));
+	/* The reduced schedule fails on its own. */
+	run_prog(SIM_RACE, spec, again);
+	assert_int_equal(again->status, 1);
+}
+
+static void tool_passes_the_fixed_program(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
+			(char *)"sim",
+			(char *)"--seeds",
+			(char *)"1-40",
+			(char *)"--",
+			(char *)SIM_RACE_FIXED,
+			NULL};
+
+	(void)state;
+	run(NULL, argv, r);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "sim: 40 seeds passed"));
+}
+
+static void tool_exhaustive_search_finds_the_race(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
+			(char *)"sim",
+			(char *)"--strategy",
+			(char *)"dfs:1",
+			(char *)"--",
+			(char *)SIM_RACE,
+			NULL};
+
+	(void)state;
+	run(NULL, argv, r);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->out, "reproduce with PREEMPT_SIM=0,dfs:"));
+}
+
+static void tool_bad_input_exits_2(void **state)
+{
+	static const char *const bad[][3] = {
+		{"--seeds", "9-1", "--"},
+		{"--strategy", "fifo", "--"},
+		{"--jobs", "0", "--"},
+		{"--", NULL, NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result *r = res();
+		char *argv[8] = {(char *)PREEMPT_TOOL_PATH, (char *)"sim"};
+		int n = 2;
+
+		for (int j = 0; j < 3 && bad[i][j]; j++)
+			argv[n++] = (char *)bad[i][j];
+		argv[n] = NULL;
+		run(NULL, argv, r);
+		assert_int_equal(r->status, 2);
+		assert_non_null(strstr(r->out, "preempt: sim: "));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(same_seed_replays_exactly),
+		cmocka_unit_test(seeds_give_different_interleavings),
+		cmocka_unit_test(race_is_found_and_reproduced),
+		cmocka_unit_test(fixed_race_passes_every_seed),
+		cmocka_unit_test(deadlock_is_reported),
+		cmocka_unit_test(time_is_virtual),
+		cmocka_unit_test(strategies_replay_too),
+		cmocka_unit_test(malformed_spec_is_a_usage_error),
+		cmocka_unit_test(tool_finds_reduces_and_reproduces),
+		cmocka_unit_test(tool_passes_the_fixed_program),
+		cmocka_unit_test(tool_exhaustive_search_finds_the_race),
+		cmocka_unit_test(tool_bad_input_exits_2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
