@@ -10,7 +10,7 @@ DESTDIR ?=
 JOBS := $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build release asan nodebug arm64 run test mutants bench soak torture format clean kernel-check install uninstall docs audit-linux
+.PHONY: all deps build release asan nodebug arm64 run test mutants bench soak torture format clean kernel-check install uninstall docs audit-linux sim-check
 
 all: build
 
@@ -107,6 +107,11 @@ audit-linux: build
 # models (docs/kernel.md).  Opt-in: not part of `make test`.
 kernel-check: build
 	@scripts/kernel-check.sh $(BUILD)
+
+# The simulator on the whole catalogue, full budgets (docs/sim.md).
+sim-check: build
+	@cmake --build $(BUILD) -j$(JOBS) --target sim_catalogue preempt_tool >/dev/null
+	@scripts/sim-check.sh --dir $(BUILD)/tests/sim --tool $(BUILD)/preempt
 
 bench: deps
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPREEMPT_TESTS=OFF $(CMAKE_FLAGS) >/dev/null

@@ -72,6 +72,11 @@ static const char *hash_of(const struct result *r, char *buf, size_t len)
 	return buf;
 }
 
+/* After `--`: the program, through the cross build's emulator if any. */
+#define PROG(path)                                                             \
+	(char *)(PK_TEST_EMULATOR[0] ? PK_TEST_EMULATOR : (path)),             \
+		(char *)(PK_TEST_EMULATOR[0] ? (path) : NULL)
+
 static struct result *res(void)
 {
 	static struct result r[2];
@@ -238,7 +243,7 @@ static void tool_finds_reduces_and_reproduces(void **state)
 			(char *)"--jobs",
 			(char *)"2",
 			(char *)"--",
-			(char *)SIM_RACE,
+			PROG(SIM_RACE),
 			NULL};
 	char spec[64];
 	const char *p;
@@ -264,7 +269,7 @@ static void tool_passes_the_fixed_program(void **state)
 			(char *)"--seeds",
 			(char *)"1-40",
 			(char *)"--",
-			(char *)SIM_RACE_FIXED,
+			PROG(SIM_RACE_FIXED),
 			NULL};
 
 	(void)state;
@@ -281,7 +286,7 @@ static void tool_exhaustive_search_finds_the_race(void **state)
 			(char *)"--strategy",
 			(char *)"dfs:1",
 			(char *)"--",
-			(char *)SIM_RACE,
+			PROG(SIM_RACE),
 			NULL};
 
 	(void)state;
