@@ -22,9 +22,9 @@ while [ $# -gt 0 ]; do
 done
 # The bugs the simulator finds, and the seeds it took (docs/sim.md's
 # table): the quick budget is a margin over that.
-found="01_lost_wakeup 02_percpu_rmw 03_irq_lock 05_abba_deadlock
-06_rcu_no_grace 07_publish_order 08_kthread_stop_uaf 10_completion_reinit
-12_lazy_init"
+found="01_lost_wakeup 02_percpu_rmw 03_irq_lock 04_check_then_act
+05_abba_deadlock 06_rcu_no_grace 07_publish_order 08_kthread_stop_uaf
+09_counter_softirq 10_completion_reinit 11_timer_del_race 12_lazy_init"
 if [ $quick = 1 ]; then buggy_seeds=1-20 fixed_seeds=1-20
 else buggy_seeds=1-1000 fixed_seeds=1-100000; fi
 fail=0

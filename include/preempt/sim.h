@@ -54,6 +54,15 @@ void pk_sim_point(int kind);
 			pk_sim_point(kind);                                    \
 	} while (0)
 
+/* The same, as an expression. */
+#define pk_sim_hook_expr(kind)                                                 \
+	(CONFIG_PREEMPT_SIM &&                                                 \
+			 __builtin_expect(__atomic_load_n(&pk_sim_on,          \
+							  __ATOMIC_RELAXED),   \
+					  0)                                   \
+		 ? pk_sim_point(kind)                                          \
+		 : (void)0)
+
 /* The library's own points: always there, whatever CONFIG_PREEMPT_SIM. */
 #define pk_sim_hook_lib(kind)                                                  \
 	do {                                                                   \

@@ -57,6 +57,17 @@ enum strategy { S_RANDOM, S_PCT, S_DFS };
 /* Main blocked this long on the virtual clock while only timers tick: the
  * machine is stuck (the kernel's hung_task_timeout_secs default). */
 #define SIM_HUNG_NS (120 * 1000000000LL)
+/*
+ * Fairness: a participant that passes this many points in a row without
+ * the strategy moving the baton hands it on anyway.  Real CPUs run in
+ * parallel, so a loop polling a flag another CPU sets always ends; here
+ * it would not, once a schedule's deviations are used up (limit=) or
+ * under PCT's fixed priorities.
+ */
+#define SIM_FAIR_POINTS 1000
+/* One point in this many, the random strategy lets the clock jump to the
+ * next timer: a timer's interrupt lands at a point the seed chose. */
+#define SIM_TIME_JUMP 32
 
 struct vtimer {
 	int used;
@@ -92,7 +103,7 @@ static struct {
 	int nparts;
 	unsigned long long rng;
 	long long now;
-	unsigned long steps, choices, deviations, spin_streak;
+	unsigned long steps, choices, deviations, spin_streak, run_streak;
 	unsigned long long hash;
 	unsigned long nswitch, npreempt, nirq, ntimer;
 	struct vtimer timers[SIM_TIMERS];
@@ -407,6 +418,7 @@ static void hand_to(int next)
 {
 	int me = self_id;
 
+	sim.run_streak = 0;
 	sim.nswitch++;
 	pk_sim_event(PK_SIM_EV_SWITCH, next, parts[next].name);
 	give_turn(next);
@@ -572,6 +584,11 @@ static bool runnable(int id)
 	return parts[id].state == P_RUN;
 }
 
+static bool within_limit(void)
+{
+	return sim.limit < 0 || sim.deviations < (unsigned long)sim.limit;
+}
+
 /* The strategy says whether to deviate at this choice point. */
 static bool deviate(void)
 {
@@ -731,6 +748,12 @@ void pk_sim_port_point(int kind)
 	sim.spin_streak = 0;
 	sim.now += SIM_QUANTUM_NS;
 	hash_mix(((unsigned long long)kind << 8) | (unsigned)me);
+	if (sim.strategy == S_RANDOM && sim.timer_min > sim.now &&
+	    rng_below(SIM_TIME_JUMP) == 0 && within_limit()) {
+		sim.deviations++;
+		sim.now = sim.timer_min;
+		pk_sim_event(PK_SIM_EV_TIME, 1, NULL);
+	}
 	timers_fire();
 	if (sim.strategy == S_PCT) {
 		for (int i = 0; i < sim.pct_depth - 1; i++)
@@ -742,8 +765,12 @@ void pk_sim_port_point(int kind)
 	} else if (pick_other(me) >= 0 && deviate()) {
 		next = pick_other(me);
 	}
-	if (next >= 0)
+	if (next < 0 && ++sim.run_streak >= SIM_FAIR_POINTS)
+		next = pick_other(me);
+	if (next >= 0) {
+		sim.run_streak = 0;
 		hand_to(next);
+	}
 	resume();
 }
 

@@ -69,6 +69,13 @@
 #define try_cmpxchg_local(p, po, n) try_cmpxchg(p, po, n)
 #define sync_cmpxchg(p, o, n) cmpxchg(p, o, n)
 
+/*
+ * Every atomic operation is a simulation point before it (docs/sim.md):
+ * the counter's address, reached through the hook.  atomic_read() decides
+ * after its load, so its point comes after.
+ */
+#define __pk_ctr(v) (pk_sim_hook_expr(PK_SIM_ACCESS), &(v)->counter)
+
 /* ---- atomic_t ---- */
 
 static __always_inline int atomic_read(const atomic_t *v)
@@ -80,7 +87,7 @@ static __always_inline int atomic_read(const atomic_t *v)
 }
 static __always_inline int atomic_read_acquire(const atomic_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(__pk_ctr(v), __ATOMIC_ACQUIRE);
 }
 static __always_inline void atomic_set(atomic_t *v, int i)
 {
@@ -89,31 +96,31 @@ static __always_inline void atomic_set(atomic_t *v, int i)
 }
 static __always_inline void atomic_set_release(atomic_t *v, int i)
 {
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELEASE);
+	__atomic_store_n(__pk_ctr(v), i, __ATOMIC_RELEASE);
 }
 static __always_inline void atomic_add(int i, atomic_t *v)
 {
-	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_add(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_sub(int i, atomic_t *v)
 {
-	__atomic_fetch_sub(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_and(int i, atomic_t *v)
 {
-	__atomic_fetch_and(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_or(int i, atomic_t *v)
 {
-	__atomic_fetch_or(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_or(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_xor(int i, atomic_t *v)
 {
-	__atomic_fetch_xor(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_xor(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_andnot(int i, atomic_t *v)
 {
-	__atomic_fetch_and(&v->counter, ~i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), ~i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_inc(atomic_t *v)
 {
@@ -125,27 +132,27 @@ static __always_inline void atomic_dec(atomic_t *v)
 }
 static __always_inline int atomic_fetch_add(int i, atomic_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_sub(int i, atomic_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_and(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_or(int i, atomic_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_xor(int i, atomic_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_andnot(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_full);
 }
 static __always_inline int atomic_fetch_inc(atomic_t *v)
 {
@@ -157,11 +164,11 @@ static __always_inline int atomic_fetch_dec(atomic_t *v)
 }
 static __always_inline int atomic_add_return(int i, atomic_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_sub_return(int i, atomic_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline int atomic_inc_return(atomic_t *v)
 {
@@ -173,17 +180,17 @@ static __always_inline int atomic_dec_return(atomic_t *v)
 }
 static __always_inline int atomic_xchg(atomic_t *v, int n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_full);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_full);
 }
 static __always_inline int atomic_cmpxchg(atomic_t *v, int o, int n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_full,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_full,
 				    __PK_MOF_full);
 	return o;
 }
 static __always_inline bool atomic_try_cmpxchg(atomic_t *v, int *o, int n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_full, __PK_MOF_full);
 }
 static __always_inline bool atomic_add_negative(int i, atomic_t *v)
@@ -192,27 +199,27 @@ static __always_inline bool atomic_add_negative(int i, atomic_t *v)
 }
 static __always_inline int atomic_fetch_add_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_sub_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_and_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_or_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_xor_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_andnot_acquire(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_acquire);
 }
 static __always_inline int atomic_fetch_inc_acquire(atomic_t *v)
 {
@@ -224,11 +231,11 @@ static __always_inline int atomic_fetch_dec_acquire(atomic_t *v)
 }
 static __always_inline int atomic_add_return_acquire(int i, atomic_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_sub_return_acquire(int i, atomic_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline int atomic_inc_return_acquire(atomic_t *v)
 {
@@ -240,18 +247,18 @@ static __always_inline int atomic_dec_return_acquire(atomic_t *v)
 }
 static __always_inline int atomic_xchg_acquire(atomic_t *v, int n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_acquire);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_acquire);
 }
 static __always_inline int atomic_cmpxchg_acquire(atomic_t *v, int o, int n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_acquire,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_acquire,
 				    __PK_MOF_acquire);
 	return o;
 }
 static __always_inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *o,
 						       int n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_acquire, __PK_MOF_acquire);
 }
 static __always_inline bool atomic_add_negative_acquire(int i, atomic_t *v)
@@ -260,27 +267,27 @@ static __always_inline bool atomic_add_negative_acquire(int i, atomic_t *v)
 }
 static __always_inline int atomic_fetch_add_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_sub_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_and_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_or_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_xor_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_andnot_release(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_release);
 }
 static __always_inline int atomic_fetch_inc_release(atomic_t *v)
 {
@@ -292,11 +299,11 @@ static __always_inline int atomic_fetch_dec_release(atomic_t *v)
 }
 static __always_inline int atomic_add_return_release(int i, atomic_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_sub_return_release(int i, atomic_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline int atomic_inc_return_release(atomic_t *v)
 {
@@ -308,18 +315,18 @@ static __always_inline int atomic_dec_return_release(atomic_t *v)
 }
 static __always_inline int atomic_xchg_release(atomic_t *v, int n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_release);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_release);
 }
 static __always_inline int atomic_cmpxchg_release(atomic_t *v, int o, int n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_release,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_release,
 				    __PK_MOF_release);
 	return o;
 }
 static __always_inline bool atomic_try_cmpxchg_release(atomic_t *v, int *o,
 						       int n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_release, __PK_MOF_release);
 }
 static __always_inline bool atomic_add_negative_release(int i, atomic_t *v)
@@ -328,27 +335,27 @@ static __always_inline bool atomic_add_negative_release(int i, atomic_t *v)
 }
 static __always_inline int atomic_fetch_add_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_sub_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_and_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_or_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_xor_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_andnot_relaxed(int i, atomic_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_fetch_inc_relaxed(atomic_t *v)
 {
@@ -360,11 +367,11 @@ static __always_inline int atomic_fetch_dec_relaxed(atomic_t *v)
 }
 static __always_inline int atomic_add_return_relaxed(int i, atomic_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_sub_return_relaxed(int i, atomic_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline int atomic_inc_return_relaxed(atomic_t *v)
 {
@@ -376,18 +383,18 @@ static __always_inline int atomic_dec_return_relaxed(atomic_t *v)
 }
 static __always_inline int atomic_xchg_relaxed(atomic_t *v, int n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_relaxed);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_relaxed);
 }
 static __always_inline int atomic_cmpxchg_relaxed(atomic_t *v, int o, int n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_relaxed,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_relaxed,
 				    __PK_MOF_relaxed);
 	return o;
 }
 static __always_inline bool atomic_try_cmpxchg_relaxed(atomic_t *v, int *o,
 						       int n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_relaxed, __PK_MOF_relaxed);
 }
 static __always_inline bool atomic_add_negative_relaxed(int i, atomic_t *v)
@@ -464,43 +471,43 @@ static __always_inline int atomic_dec_if_positive(atomic_t *v)
 
 static __always_inline s64 atomic64_read(const atomic64_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	return __atomic_load_n(__pk_ctr(v), __ATOMIC_RELAXED);
 }
 static __always_inline s64 atomic64_read_acquire(const atomic64_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(__pk_ctr(v), __ATOMIC_ACQUIRE);
 }
 static __always_inline void atomic64_set(atomic64_t *v, s64 i)
 {
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_store_n(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_set_release(atomic64_t *v, s64 i)
 {
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELEASE);
+	__atomic_store_n(__pk_ctr(v), i, __ATOMIC_RELEASE);
 }
 static __always_inline void atomic64_add(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_add(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_sub(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_sub(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_and(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_and(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_or(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_or(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_or(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_xor(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_xor(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_xor(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_andnot(s64 i, atomic64_t *v)
 {
-	__atomic_fetch_and(&v->counter, ~i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), ~i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic64_inc(atomic64_t *v)
 {
@@ -512,27 +519,27 @@ static __always_inline void atomic64_dec(atomic64_t *v)
 }
 static __always_inline s64 atomic64_fetch_add(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_sub(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_and(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_or(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_xor(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_andnot(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_fetch_inc(atomic64_t *v)
 {
@@ -544,11 +551,11 @@ static __always_inline s64 atomic64_fetch_dec(atomic64_t *v)
 }
 static __always_inline s64 atomic64_add_return(s64 i, atomic64_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_sub_return(s64 i, atomic64_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline s64 atomic64_inc_return(atomic64_t *v)
 {
@@ -560,17 +567,17 @@ static __always_inline s64 atomic64_dec_return(atomic64_t *v)
 }
 static __always_inline s64 atomic64_xchg(atomic64_t *v, s64 n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_full);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_full);
 }
 static __always_inline s64 atomic64_cmpxchg(atomic64_t *v, s64 o, s64 n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_full,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_full,
 				    __PK_MOF_full);
 	return o;
 }
 static __always_inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *o, s64 n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_full, __PK_MOF_full);
 }
 static __always_inline bool atomic64_add_negative(s64 i, atomic64_t *v)
@@ -579,27 +586,27 @@ static __always_inline bool atomic64_add_negative(s64 i, atomic64_t *v)
 }
 static __always_inline s64 atomic64_fetch_add_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_sub_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_and_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_or_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_xor_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_andnot_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_fetch_inc_acquire(atomic64_t *v)
 {
@@ -611,11 +618,11 @@ static __always_inline s64 atomic64_fetch_dec_acquire(atomic64_t *v)
 }
 static __always_inline s64 atomic64_add_return_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_sub_return_acquire(s64 i, atomic64_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_inc_return_acquire(atomic64_t *v)
 {
@@ -627,18 +634,18 @@ static __always_inline s64 atomic64_dec_return_acquire(atomic64_t *v)
 }
 static __always_inline s64 atomic64_xchg_acquire(atomic64_t *v, s64 n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_acquire);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_acquire);
 }
 static __always_inline s64 atomic64_cmpxchg_acquire(atomic64_t *v, s64 o, s64 n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_acquire,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_acquire,
 				    __PK_MOF_acquire);
 	return o;
 }
 static __always_inline bool atomic64_try_cmpxchg_acquire(atomic64_t *v, s64 *o,
 							 s64 n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_acquire, __PK_MOF_acquire);
 }
 static __always_inline bool atomic64_add_negative_acquire(s64 i, atomic64_t *v)
@@ -647,27 +654,27 @@ static __always_inline bool atomic64_add_negative_acquire(s64 i, atomic64_t *v)
 }
 static __always_inline s64 atomic64_fetch_add_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_sub_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_and_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_or_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_xor_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_andnot_release(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_fetch_inc_release(atomic64_t *v)
 {
@@ -679,11 +686,11 @@ static __always_inline s64 atomic64_fetch_dec_release(atomic64_t *v)
 }
 static __always_inline s64 atomic64_add_return_release(s64 i, atomic64_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_sub_return_release(s64 i, atomic64_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline s64 atomic64_inc_return_release(atomic64_t *v)
 {
@@ -695,18 +702,18 @@ static __always_inline s64 atomic64_dec_return_release(atomic64_t *v)
 }
 static __always_inline s64 atomic64_xchg_release(atomic64_t *v, s64 n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_release);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_release);
 }
 static __always_inline s64 atomic64_cmpxchg_release(atomic64_t *v, s64 o, s64 n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_release,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_release,
 				    __PK_MOF_release);
 	return o;
 }
 static __always_inline bool atomic64_try_cmpxchg_release(atomic64_t *v, s64 *o,
 							 s64 n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_release, __PK_MOF_release);
 }
 static __always_inline bool atomic64_add_negative_release(s64 i, atomic64_t *v)
@@ -715,27 +722,27 @@ static __always_inline bool atomic64_add_negative_release(s64 i, atomic64_t *v)
 }
 static __always_inline s64 atomic64_fetch_add_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_sub_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_and_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_or_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_xor_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_andnot_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_fetch_inc_relaxed(atomic64_t *v)
 {
@@ -747,11 +754,11 @@ static __always_inline s64 atomic64_fetch_dec_relaxed(atomic64_t *v)
 }
 static __always_inline s64 atomic64_add_return_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_sub_return_relaxed(s64 i, atomic64_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_inc_return_relaxed(atomic64_t *v)
 {
@@ -763,18 +770,18 @@ static __always_inline s64 atomic64_dec_return_relaxed(atomic64_t *v)
 }
 static __always_inline s64 atomic64_xchg_relaxed(atomic64_t *v, s64 n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_relaxed);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_relaxed);
 }
 static __always_inline s64 atomic64_cmpxchg_relaxed(atomic64_t *v, s64 o, s64 n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_relaxed,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_relaxed,
 				    __PK_MOF_relaxed);
 	return o;
 }
 static __always_inline bool atomic64_try_cmpxchg_relaxed(atomic64_t *v, s64 *o,
 							 s64 n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_relaxed, __PK_MOF_relaxed);
 }
 static __always_inline bool atomic64_add_negative_relaxed(s64 i, atomic64_t *v)
@@ -852,43 +859,43 @@ static __always_inline s64 atomic64_dec_if_positive(atomic64_t *v)
 
 static __always_inline long atomic_long_read(const atomic_long_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	return __atomic_load_n(__pk_ctr(v), __ATOMIC_RELAXED);
 }
 static __always_inline long atomic_long_read_acquire(const atomic_long_t *v)
 {
-	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(__pk_ctr(v), __ATOMIC_ACQUIRE);
 }
 static __always_inline void atomic_long_set(atomic_long_t *v, long i)
 {
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_store_n(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_set_release(atomic_long_t *v, long i)
 {
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELEASE);
+	__atomic_store_n(__pk_ctr(v), i, __ATOMIC_RELEASE);
 }
 static __always_inline void atomic_long_add(long i, atomic_long_t *v)
 {
-	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_add(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_sub(long i, atomic_long_t *v)
 {
-	__atomic_fetch_sub(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_and(long i, atomic_long_t *v)
 {
-	__atomic_fetch_and(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_or(long i, atomic_long_t *v)
 {
-	__atomic_fetch_or(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_or(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_xor(long i, atomic_long_t *v)
 {
-	__atomic_fetch_xor(&v->counter, i, __ATOMIC_RELAXED);
+	__atomic_fetch_xor(__pk_ctr(v), i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_andnot(long i, atomic_long_t *v)
 {
-	__atomic_fetch_and(&v->counter, ~i, __ATOMIC_RELAXED);
+	__atomic_fetch_and(__pk_ctr(v), ~i, __ATOMIC_RELAXED);
 }
 static __always_inline void atomic_long_inc(atomic_long_t *v)
 {
@@ -900,27 +907,27 @@ static __always_inline void atomic_long_dec(atomic_long_t *v)
 }
 static __always_inline long atomic_long_fetch_add(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_sub(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_and(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_or(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_xor(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_full);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_andnot(long i, atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_full);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_full);
 }
 static __always_inline long atomic_long_fetch_inc(atomic_long_t *v)
 {
@@ -932,11 +939,11 @@ static __always_inline long atomic_long_fetch_dec(atomic_long_t *v)
 }
 static __always_inline long atomic_long_add_return(long i, atomic_long_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_sub_return(long i, atomic_long_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_full);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_full);
 }
 static __always_inline long atomic_long_inc_return(atomic_long_t *v)
 {
@@ -948,19 +955,19 @@ static __always_inline long atomic_long_dec_return(atomic_long_t *v)
 }
 static __always_inline long atomic_long_xchg(atomic_long_t *v, long n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_full);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_full);
 }
 static __always_inline long atomic_long_cmpxchg(atomic_long_t *v, long o,
 						long n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_full,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_full,
 				    __PK_MOF_full);
 	return o;
 }
 static __always_inline bool atomic_long_try_cmpxchg(atomic_long_t *v, long *o,
 						    long n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_full, __PK_MOF_full);
 }
 static __always_inline bool atomic_long_add_negative(long i, atomic_long_t *v)
@@ -970,32 +977,32 @@ static __always_inline bool atomic_long_add_negative(long i, atomic_long_t *v)
 static __always_inline long atomic_long_fetch_add_acquire(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_sub_acquire(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_and_acquire(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_or_acquire(long i,
 							 atomic_long_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_xor_acquire(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_acquire);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_andnot_acquire(long i,
 							     atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_acquire);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_fetch_inc_acquire(atomic_long_t *v)
 {
@@ -1008,12 +1015,12 @@ static __always_inline long atomic_long_fetch_dec_acquire(atomic_long_t *v)
 static __always_inline long atomic_long_add_return_acquire(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_sub_return_acquire(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_acquire);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_inc_return_acquire(atomic_long_t *v)
 {
@@ -1025,19 +1032,19 @@ static __always_inline long atomic_long_dec_return_acquire(atomic_long_t *v)
 }
 static __always_inline long atomic_long_xchg_acquire(atomic_long_t *v, long n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_acquire);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_acquire);
 }
 static __always_inline long atomic_long_cmpxchg_acquire(atomic_long_t *v,
 							long o, long n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_acquire,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_acquire,
 				    __PK_MOF_acquire);
 	return o;
 }
 static __always_inline bool atomic_long_try_cmpxchg_acquire(atomic_long_t *v,
 							    long *o, long n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_acquire, __PK_MOF_acquire);
 }
 static __always_inline bool atomic_long_add_negative_acquire(long i,
@@ -1048,32 +1055,32 @@ static __always_inline bool atomic_long_add_negative_acquire(long i,
 static __always_inline long atomic_long_fetch_add_release(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_sub_release(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_and_release(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_or_release(long i,
 							 atomic_long_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_xor_release(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_release);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_andnot_release(long i,
 							     atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_release);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_release);
 }
 static __always_inline long atomic_long_fetch_inc_release(atomic_long_t *v)
 {
@@ -1086,12 +1093,12 @@ static __always_inline long atomic_long_fetch_dec_release(atomic_long_t *v)
 static __always_inline long atomic_long_add_return_release(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_sub_return_release(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_release);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_release);
 }
 static __always_inline long atomic_long_inc_return_release(atomic_long_t *v)
 {
@@ -1103,19 +1110,19 @@ static __always_inline long atomic_long_dec_return_release(atomic_long_t *v)
 }
 static __always_inline long atomic_long_xchg_release(atomic_long_t *v, long n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_release);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_release);
 }
 static __always_inline long atomic_long_cmpxchg_release(atomic_long_t *v,
 							long o, long n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_release,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_release,
 				    __PK_MOF_release);
 	return o;
 }
 static __always_inline bool atomic_long_try_cmpxchg_release(atomic_long_t *v,
 							    long *o, long n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_release, __PK_MOF_release);
 }
 static __always_inline bool atomic_long_add_negative_release(long i,
@@ -1126,32 +1133,32 @@ static __always_inline bool atomic_long_add_negative_release(long i,
 static __always_inline long atomic_long_fetch_add_relaxed(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_add(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_add(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_sub_relaxed(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_sub(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_sub(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_and_relaxed(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_or_relaxed(long i,
 							 atomic_long_t *v)
 {
-	return __atomic_fetch_or(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_or(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_xor_relaxed(long i,
 							  atomic_long_t *v)
 {
-	return __atomic_fetch_xor(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_fetch_xor(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_andnot_relaxed(long i,
 							     atomic_long_t *v)
 {
-	return __atomic_fetch_and(&v->counter, ~i, __PK_MO_relaxed);
+	return __atomic_fetch_and(__pk_ctr(v), ~i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_fetch_inc_relaxed(atomic_long_t *v)
 {
@@ -1164,12 +1171,12 @@ static __always_inline long atomic_long_fetch_dec_relaxed(atomic_long_t *v)
 static __always_inline long atomic_long_add_return_relaxed(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_add_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_add_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_sub_return_relaxed(long i,
 							   atomic_long_t *v)
 {
-	return __atomic_sub_fetch(&v->counter, i, __PK_MO_relaxed);
+	return __atomic_sub_fetch(__pk_ctr(v), i, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_inc_return_relaxed(atomic_long_t *v)
 {
@@ -1181,19 +1188,19 @@ static __always_inline long atomic_long_dec_return_relaxed(atomic_long_t *v)
 }
 static __always_inline long atomic_long_xchg_relaxed(atomic_long_t *v, long n)
 {
-	return __atomic_exchange_n(&v->counter, n, __PK_MO_relaxed);
+	return __atomic_exchange_n(__pk_ctr(v), n, __PK_MO_relaxed);
 }
 static __always_inline long atomic_long_cmpxchg_relaxed(atomic_long_t *v,
 							long o, long n)
 {
-	__atomic_compare_exchange_n(&v->counter, &o, n, false, __PK_MO_relaxed,
+	__atomic_compare_exchange_n(__pk_ctr(v), &o, n, false, __PK_MO_relaxed,
 				    __PK_MOF_relaxed);
 	return o;
 }
 static __always_inline bool atomic_long_try_cmpxchg_relaxed(atomic_long_t *v,
 							    long *o, long n)
 {
-	return __atomic_compare_exchange_n(&v->counter, o, n, false,
+	return __atomic_compare_exchange_n(__pk_ctr(v), o, n, false,
 					   __PK_MO_relaxed, __PK_MOF_relaxed);
 }
 static __always_inline bool atomic_long_add_negative_relaxed(long i,

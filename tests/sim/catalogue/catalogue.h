@@ -126,9 +126,10 @@ static inline struct task_struct *cat_start(int (*fn)(void *), void *data,
 		fprintf(stderr, "catalogue: %s (%s): BUG FOUND: " fmt "\n",    \
 			name, CAT_BUILD, ##__VA_ARGS__);                       \
 		fflush(stderr);                                                \
-		/* Simulated, the other vCPUs wait for the baton: exit()       \
-		 * is safe, and prints the run's seed and trace. */            \
-		if (pk_sim_on)                                                 \
+		/* Simulated (the other vCPUs wait for the baton) or shut      \
+		 * down, exit() is safe and prints a simulated run's seed and  \
+		 * trace. */                                                   \
+		if (pk_sim_on || !num_online_cpus())                           \
 			exit(1);                                               \
 		_exit(1);                                                      \
 	} while (0)
