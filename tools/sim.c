@@ -362,23 +362,60 @@ static void print_log_tail(const char *log, int lines)
 static int report_failure(const struct sim_opts *o, unsigned long long seed,
 			  struct outcome *out)
 {
+	unsigned long deviations = out->deviations;
 	char how[64], spec[160];
 	long limit = -1;
 
 	describe(out, how, sizeof(how));
 	printf("sim: seed %llu fails (%s) after %lu decisions, %lu "
 	       "deviations\n",
-	       seed, how, out->decisions, out->deviations);
-	if (o->reduce && out->status != -1 && out->deviations > 0) {
-		limit = reduce(o, seed, out->deviations, out);
+	       seed, how, out->decisions, deviations);
+	if (o->reduce && out->status != -1 && deviations > 0) {
+		limit = reduce(o, seed, deviations, out);
 		printf("sim: the first %ld of %lu deviations suffice\n", limit,
-		       out->deviations);
+		       deviations);
 	}
 	print_log_tail(out->log ? out->log : "", 40);
 	spec_of(spec, sizeof(spec), seed, o->strategy, limit);
 	printf("reproduce with PREEMPT_SIM=%s\n", spec);
 	free(out->log);
 	return 1;
+}
+
+static unsigned long long seed_of(const struct run *r)
+{
+	return strtoull(r->spec, NULL, 10);
+}
+
+/*
+ * @out failed.  Runs of higher seeds are dropped; those of lower seeds
+ * still running finish, and the lowest failing seed is the one reported,
+ * so the answer does not depend on which run the host finished first.
+ */
+static int first_failure(const struct sim_opts *o, struct run *runs,
+			 struct outcome *out, int which)
+{
+	unsigned long long seed = seed_of(&runs[which]);
+	struct outcome other;
+
+	for (int i = 0; i < o->jobs; i++) {
+		if (runs[i].pid && seed_of(&runs[i]) > seed) {
+			kill(runs[i].pid, SIGKILL);
+			waitpid(runs[i].pid, NULL, 0);
+			close(runs[i].fd);
+			runs[i].pid = 0;
+		}
+	}
+	while (reap(runs, o->jobs, o->timeout_s, &which, &other)) {
+		if (failed(&other) && seed_of(&runs[which]) < seed) {
+			free(out->log);
+			*out = other;
+			seed = seed_of(&runs[which]);
+		} else {
+			free(other.log);
+		}
+	}
+	return report_failure(o, seed, out);
 }
 
 static int run_seeds(const struct sim_opts *o)
@@ -412,17 +449,8 @@ static int run_seeds(const struct sim_opts *o)
 		cli_progress("sim: %llu of %llu seeds", done,
 			     o->last - o->first + 1);
 		if (failed(&out)) {
-			unsigned long long seed =
-				strtoull(runs[which].spec, NULL, 10);
-
 			cli_progress_clear();
-			for (int i = 0; i < o->jobs; i++)
-				if (runs[i].pid)
-					kill(runs[i].pid, SIGKILL);
-			while (reap(runs, o->jobs, 1, &which,
-				    &(struct outcome){0}))
-				;
-			return report_failure(o, seed, &out);
+			return first_failure(o, runs, &out, which);
 		}
 		free(out.log);
 	}
