@@ -302,6 +302,20 @@ bench_need "$idle_bin"
 } 2>&1 | tee "$idle_out"
 echo "(written to $idle_out)"
 
+# Issue 20: the simulation's decisions per host second beside the same
+# workload on real threads (bench/sim_bench.c), in bench-sim.txt.
+# BENCH_SIM_ROUNDS: rounds per task (default 20000).
+sim_bin=$build/bench/bench_sim
+sim_out=$build/bench-sim.txt
+bench_need "$sim_bin"
+{
+	bench_header "libpreempt deterministic simulation: bench_sim" "$build" \
+		"$libdebug"
+	echo
+	"$sim_bin" "${BENCH_SIM_ROUNDS:-20000}" 2>/dev/null
+} 2>&1 | tee "$sim_out"
+echo "(written to $sim_out)"
+
 # Target 8: latency under load beside the host's cyclictest, in
 # bench-latency.txt (BENCH_LAT_S seconds per run, default 5).
 "$(dirname "$0")/latency_run.sh" "$build"

@@ -46,6 +46,12 @@ extern int pk_sim_on;
  */
 void pk_sim_point(int kind);
 
+/**
+ * pk_sim_decisions() - decision points passed so far in this process's
+ * simulation (0 if none ran).  Any context; for benchmarks and tests.
+ */
+unsigned long pk_sim_decisions(void);
+
 #define pk_sim_hook(kind)                                                      \
 	do {                                                                   \
 		if (CONFIG_PREEMPT_SIM &&                                      \

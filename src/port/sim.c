@@ -425,6 +425,11 @@ static void hand_to(int next)
 	wait_turn(me);
 }
 
+unsigned long pk_sim_decisions(void)
+{
+	return sim.steps;
+}
+
 int pk_sim_self(void)
 {
 	return self_id;
