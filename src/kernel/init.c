@@ -106,7 +106,7 @@ static int apply_param(const struct kernel_param *const *params,
 }
 
 /* The next "name[=value]" of @args, quotes removed; NULL at the end. */
-static char *next_arg(char *args, char **name, char **val)
+static char *pk_next_arg(char *args, char **name, char **val)
 {
 	bool quoted = false;
 	char *next, *eq = NULL;
@@ -153,7 +153,7 @@ int pk_parse_args(const char *doing, char *args,
 	char *name, *val;
 	int first = 0;
 
-	while ((args = next_arg(args, &name, &val))) {
+	while ((args = pk_next_arg(args, &name, &val))) {
 		int err = apply_param(params, num, name, val, doing);
 
 		if (err == -ENOENT)

@@ -4,6 +4,7 @@
 
 #include <stdlib.h> /* abs() is a macro below: the C library's declaration first */
 #include <linux/types.h>
+#include <linux/math64.h> /* div_u64() & co. and do_div(), as before */
 
 #define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 #define DIV_ROUND_UP_ULL(ll, d) DIV_ROUND_UP((unsigned long long)(ll), d)
@@ -29,30 +30,6 @@
 		__typeof__(x) __pk_abs = (x);                                  \
 		__pk_abs < 0 ? -__pk_abs : __pk_abs;                           \
 	})
-#define do_div(n, base)                                                        \
-	({                                                                     \
-		u32 __pk_base = (base);                                        \
-		u32 __pk_rem = (u32)((n) % __pk_base);                         \
-		(n) = (n) / __pk_base;                                         \
-		__pk_rem;                                                      \
-	})
-static inline u64 div_u64(u64 dividend, u32 divisor)
-{
-	return dividend / divisor;
-}
-static inline s64 div_s64(s64 dividend, s32 divisor)
-{
-	return dividend / divisor;
-}
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
-{
-	*remainder = (u32)(dividend % divisor);
-	return dividend / divisor;
-}
 #define mult_frac(x, n, d)                                                     \
 	({                                                                     \
 		__typeof__(x) __pk_q = (x) / (d), __pk_r = (x) % (d);          \
