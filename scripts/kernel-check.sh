@@ -13,10 +13,17 @@ build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build-kernel-check
 files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/misc/dummy-irq.c
-lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c"
-# check:object pairs: tests/kernel-check/check_<check>.c links <object>.o.
+lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c
+lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
+lib/hexdump.c lib/uuid.c"
+# Private headers those files include from their own directory.
+headers="lib/kstrtox.h"
+# check:objects pairs: tests/kernel-check/check_<check>.c links <object>.o
+# (several joined by +).
 pairs="llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dummy-irq
-sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight"
+sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight
+rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:kstrtox cmdline:cmdline
+hexdump:hexdump uuid:uuid"
 
 tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$tarball" ]; then
@@ -32,7 +39,7 @@ top_dir=$(basename "$tarball" .tar.xz)
 rm -rf "$out"
 mkdir -p "$out/src"
 members=""
-for f in $files; do members="$members $top_dir/$f"; done
+for f in $files $headers; do members="$members $top_dir/$f"; done
 # shellcheck disable=SC2086
 tar -xJf "$tarball" -C "$out/src" --strip-components=1 $members
 version=$(dpkg-query -W -f '${Version}' 'linux-source-*' 2>/dev/null | head -n 1 || true)
@@ -58,10 +65,11 @@ for flavour in "" "-rt"; do
 	done
 	for t in $pairs; do
 		check=${t%%:*}
-		kobj=${t#*:}
+		kobjs=""
+		for o in $(echo "${t#*:}" | tr + ' '); do kobjs="$kobjs $obj/$o.o"; done
 		# shellcheck disable=SC2086
 		$cc -O2 -g -Wall -Werror=implicit-function-declaration $cflags -I"$top/tests/kernel-check" \
-			"$top/tests/kernel-check/check_$check.c" "$obj/$kobj.o" \
+			"$top/tests/kernel-check/check_$check.c" $kobjs \
 			-o "$obj/check_$check" $libs $(pkg-config --libs cmocka) \
 			-Wl,-rpath,"$build"
 	done

@@ -30,7 +30,8 @@ static int producer(void *arg)
 	struct job *mine = arg;
 
 	for (int i = 0; i < PER; i++) {
-		plist_node_init(&mine[i].pn, (i * 7 + mine[i].producer) % LEVELS);
+		plist_node_init(&mine[i].pn,
+				(i * 7 + mine[i].producer) % LEVELS);
 		raw_spin_lock_irq(&queue_lock);
 		plist_add(&mine[i].pn, &queue);
 		raw_spin_unlock_irq(&queue_lock);
@@ -61,11 +62,12 @@ static int consumer(void *arg)
 			continue;
 		}
 		j = plist_first_entry(&queue, struct job, pn);
-		plist_for_each_entry(next, &queue, pn)
-			if (next->pn.prio < j->pn.prio) {
-				raw_spin_unlock_irq(&queue_lock);
-				return -1;
-			}
+		plist_for_each_entry(next, &queue,
+				     pn) if (next->pn.prio < j->pn.prio)
+		{
+			raw_spin_unlock_irq(&queue_lock);
+			return -1;
+		}
 		plist_del(&j->pn, &queue);
 		raw_spin_unlock_irq(&queue_lock);
 		if (!plist_node_empty(&j->pn))
@@ -105,7 +107,8 @@ static int prio_list_ok(struct plist_head *h)
 	struct plist_node *n, *prev = NULL;
 	int levels = 0, firsts_linked = 0;
 
-	plist_for_each(n, h) {
+	plist_for_each(n, h)
+	{
 		bool first = !prev || prev->prio != n->prio;
 
 		levels += first;
@@ -135,8 +138,7 @@ static int shapes(void *arg)
 		if (!prio_list_ok(&h))
 			return -1;
 	}
-	plist_for_each(pos, &h)
-		order[i++] = (int)(pos - n);
+	plist_for_each(pos, &h) order[i++] = (int)(pos - n);
 	if (memcmp(order, want, sizeof(want)))
 		return -2;
 	if (plist_first(&h) != &n[6] || plist_last(&h) != &n[8])
@@ -144,8 +146,7 @@ static int shapes(void *arg)
 	/* n[0] goes behind the last 5. */
 	plist_requeue(&n[0], &h);
 	i = 0;
-	plist_for_each(pos, &h)
-		order[i++] = (int)(pos - n);
+	plist_for_each(pos, &h) order[i++] = (int)(pos - n);
 	if (memcmp(order, requeued, sizeof(requeued)) || !prio_list_ok(&h))
 		return -4;
 	/* Deleting a level's first node promotes the next onto prio_list. */

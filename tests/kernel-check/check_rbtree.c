@@ -227,7 +227,8 @@ static int plain_api(void *arg)
 	    rb_next(&spare.rb) != rb_find(&(u32){2}, &cached.rb_root, key_cmp))
 		return -7;
 	/* Post-order: children first, so each may be cleared as visited. */
-	rbtree_postorder_for_each_entry_safe(pos, n, &cached.rb_root, rb) {
+	rbtree_postorder_for_each_entry_safe(pos, n, &cached.rb_root, rb)
+	{
 		if (pos->rb.rb_left || pos->rb.rb_right)
 			return -8;
 		if (rb_parent(&pos->rb)) {
