@@ -21,6 +21,11 @@ const char pk_kernel_initcalls[] = "initcalls";
 const char pk_kernel_params[] = "params";
 
 /* Every CPU possible until a machine says how many it has. */
+/*
+ * Here, beside the boot hook that moves it on: code that reads only
+ * system_state (kernel/notifier.c) links this object and so the hook.
+ */
+enum system_states system_state = SYSTEM_BOOTING;
 unsigned int nr_cpu_ids = NR_CPUS;
 struct cpumask __cpu_possible_mask = {CPU_BITS_ALL};
 struct cpumask __cpu_online_mask, __cpu_present_mask, __cpu_active_mask;

@@ -21,7 +21,6 @@
 
 int console_printk[4] = {CONSOLE_LOGLEVEL_DEFAULT, MESSAGE_LOGLEVEL_DEFAULT, 1,
 			 CONSOLE_LOGLEVEL_DEFAULT};
-enum system_states system_state = SYSTEM_BOOTING;
 
 static unsigned long long mono_ns(void)
 {

@@ -104,7 +104,7 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 divisor)
 	({                                                                     \
 		s64 __pk_x = (dividend);                                       \
 		s32 __pk_d = (divisor);                                        \
-		__pk_x > 0 == __pk_d > 0                                       \
+		(__pk_x > 0) == (__pk_d > 0)                                   \
 			? div_s64(__pk_x + __pk_d / 2, __pk_d)                 \
 			: div_s64(__pk_x - __pk_d / 2, __pk_d);                \
 	})
