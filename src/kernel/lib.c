@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kernel's small library functions: string copies,
- * bitmap searches and operations, CPU masks, refcount_t's slow paths and
+ * bitmap searches and operations, CPU masks and
  * static keys.
  */
 
@@ -405,94 +405,6 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 {
 	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
 	return pk_set_cpus_allowed_word(p, cpumask_bits(new_mask)[0]);
-}
-
-/* ---- refcount_t ---- */
-
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
-{
-	static const char *const what[] = {
-		[REFCOUNT_ADD_NOT_ZERO_OVF] = "saturated; leaking memory",
-		[REFCOUNT_ADD_OVF] = "saturated; leaking memory",
-		[REFCOUNT_ADD_UAF] = "addition on 0; use-after-free",
-		[REFCOUNT_SUB_UAF] = "underflow; use-after-free",
-		[REFCOUNT_DEC_LEAK] = "decrement hit 0; leaking memory",
-	};
-
-	refcount_set(r, REFCOUNT_SATURATED);
-	WARN_ONCE(1, "refcount_t: %s.\n", what[t]);
-}
-
-bool refcount_dec_if_one(refcount_t *r)
-{
-	int one = 1;
-
-	return atomic_try_cmpxchg_release(&r->refs, &one, 0);
-}
-
-bool refcount_dec_not_one(refcount_t *r)
-{
-	int old = refcount_read(r);
-
-	do {
-		if (unlikely(old == REFCOUNT_SATURATED))
-			return true;
-		if (old == 1)
-			return false;
-		if (unlikely(old <= 0)) {
-			refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
-			return true;
-		}
-	} while (!atomic_try_cmpxchg_release(&r->refs, &old, old - 1));
-	return true;
-}
-
-bool refcount_dec_and_lock(refcount_t *r, spinlock_t *lock)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	spin_lock(lock);
-	if (!refcount_dec_and_test(r)) {
-		spin_unlock(lock);
-		return false;
-	}
-	return true;
-}
-
-bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *lock,
-				   unsigned long *flags)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	spin_lock_irqsave(lock, *flags);
-	if (!refcount_dec_and_test(r)) {
-		spin_unlock_irqrestore(lock, *flags);
-		return false;
-	}
-	return true;
-}
-
-bool refcount_dec_and_mutex_lock(refcount_t *r, struct mutex *lock)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	mutex_lock(lock);
-	if (!refcount_dec_and_test(r)) {
-		mutex_unlock(lock);
-		return false;
-	}
-	return true;
-}
-
-int pk_atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock)
-{
-	if (atomic_add_unless(atomic, -1, 1))
-		return 0;
-	spin_lock(lock);
-	if (atomic_dec_and_test(atomic))
-		return 1;
-	spin_unlock(lock);
-	return 0;
 }
 
 /* ---- static keys ---- */

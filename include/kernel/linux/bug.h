@@ -13,8 +13,8 @@
  * are formatted with the kernel's vsnprintf() into a stack buffer first,
  * then reported as a plain string.  Returns NULL for a NULL @fmt.
  */
-__printf(3, 4) const char *pk_kernel_warn_fmt(char *buf, size_t size,
-					      const char *fmt, ...);
+__printf(3, 4) const
+	char *pk_kernel_warn_fmt(char *buf, size_t size, const char *fmt, ...);
 #define pk_warn_slowpath(file, line, ...)                                      \
 	({                                                                     \
 		char __pk_wb[256];                                             \

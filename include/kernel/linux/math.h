@@ -36,4 +36,15 @@
 		__pk_q *(n) + __pk_r *(n) / (d);                               \
 	})
 
+/* int_sqrt(): the floor of the square root; lib/math/int_sqrt.c. */
+unsigned long int_sqrt(unsigned long x);
+/* 64-bit longs: int_sqrt() serves (lib/math/int_sqrt.c defines it only
+ * for 32-bit ones). */
+static inline u32 int_sqrt64(u64 x)
+{
+	return (u32)int_sqrt((unsigned long)x);
+}
+/* int_pow(): @base to the @exp, modulo 2^64; lib/math/int_pow.c. */
+u64 int_pow(u64 base, unsigned int exp);
+
 #endif /* _LINUX_MATH_H */

@@ -100,7 +100,8 @@ void srcu_init_notifier_head(struct srcu_notifier_head *nh);
 #define SRCU_NOTIFIER_HEAD_STATIC(name)                                        \
 	static struct srcu_notifier_head name = SRCU_NOTIFIER_INIT(name, 0)
 
-/* Registering: 0, or -EEXIST for a block already on the chain (_unique_prio: or its priority). */
+/* Registering: 0, or -EEXIST for a block already on the chain (_unique_prio: or
+ * its priority). */
 int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
 				   struct notifier_block *nb);
 int blocking_notifier_chain_register(struct blocking_notifier_head *nh,
@@ -109,8 +110,8 @@ int raw_notifier_chain_register(struct raw_notifier_head *nh,
 				struct notifier_block *nb);
 int srcu_notifier_chain_register(struct srcu_notifier_head *nh,
 				 struct notifier_block *nb);
-int atomic_notifier_chain_register_unique_prio(
-	struct atomic_notifier_head *nh, struct notifier_block *nb);
+int atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
+					       struct notifier_block *nb);
 int blocking_notifier_chain_register_unique_prio(
 	struct blocking_notifier_head *nh, struct notifier_block *nb);
 
@@ -145,9 +146,9 @@ int raw_notifier_call_chain_robust(struct raw_notifier_head *nh,
 				   void *v);
 bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh);
 
-#define NOTIFY_DONE 0x0000 /* not interested */
-#define NOTIFY_OK 0x0001 /* handled */
-#define NOTIFY_STOP_MASK 0x8000 /* call no further callbacks */
+#define NOTIFY_DONE 0x0000		       /* not interested */
+#define NOTIFY_OK 0x0001		       /* handled */
+#define NOTIFY_STOP_MASK 0x8000		       /* call no further callbacks */
 #define NOTIFY_BAD (NOTIFY_STOP_MASK | 0x0002) /* refused */
 #define NOTIFY_STOP (NOTIFY_OK | NOTIFY_STOP_MASK)
 

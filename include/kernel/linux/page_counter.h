@@ -64,10 +64,8 @@ bool page_counter_try_charge(struct page_counter *counter,
 			     struct page_counter **fail);
 void page_counter_uncharge(struct page_counter *counter,
 			   unsigned long nr_pages);
-void page_counter_set_min(struct page_counter *counter,
-			  unsigned long nr_pages);
-void page_counter_set_low(struct page_counter *counter,
-			  unsigned long nr_pages);
+void page_counter_set_min(struct page_counter *counter, unsigned long nr_pages);
+void page_counter_set_low(struct page_counter *counter, unsigned long nr_pages);
 
 static inline void page_counter_set_high(struct page_counter *counter,
 					 unsigned long nr_pages)
