@@ -61,7 +61,7 @@ for flavour in "" "-rt"; do
 		name=$(basename "$f" .c)
 		modname=$(echo "$name" | tr - _)
 		# shellcheck disable=SC2086
-		$cc -c -O2 -g -Wall -Werror=implicit-function-declaration \
+		$cc -c -O2 -g -Wall -Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type \
 			$cflags -DKBUILD_MODNAME="\"$modname\"" \
 			"$out/src/$f" -o "$obj/$name.o"
 	done

@@ -14,6 +14,7 @@
 #include <linux/container_of.h>
 #include <linux/err.h>
 #include <linux/kstrtox.h>
+#include <linux/linkage.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/math.h>

@@ -11,6 +11,7 @@
 
 #include <linux/bottom_half.h>
 #include <linux/compiler.h>
+#include <linux/linkage.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/preempt.h>
