@@ -98,9 +98,11 @@ void __cpuhp_remove_state(enum cpuhp_state state, bool invoke)
 	if (WARN_ON_ONCE(state <= CPUHP_OFFLINE || state >= PK_CPUHP_STATES))
 		return;
 	mutex_lock(&cpuhp_mutex);
-	if (invoke && teardowns[state])
-		for_each_online_cpu(cpu)
-			call_on(teardowns[state], (unsigned int)cpu);
+	for_each_online_cpu(cpu) {
+		if (!invoke || !teardowns[state])
+			break;
+		call_on(teardowns[state], (unsigned int)cpu);
+	}
 	used[state] = false;
 	teardowns[state] = NULL;
 	mutex_unlock(&cpuhp_mutex);
