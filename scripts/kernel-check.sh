@@ -16,7 +16,8 @@ files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/m
 lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c
 lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
 lib/hexdump.c lib/uuid.c lib/refcount.c lib/dec_and_lock.c lib/math/int_sqrt.c lib/math/int_pow.c
-lib/argv_split.c kernel/notifier.c mm/page_counter.c"
+lib/argv_split.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
+kernel/notifier.c kernel/range.c mm/page_counter.c"
 # Private headers those files include from their own directory.
 headers="lib/kstrtox.h"
 # check:objects pairs: tests/kernel-check/check_<check>.c links <object>.o
@@ -25,7 +26,8 @@ pairs="llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dum
 sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight
 rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:kstrtox cmdline:cmdline
 hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
-int_math:int_sqrt+int_pow argv_split:argv_split notifier:notifier page_counter:page_counter+cmdline"
+int_math:int_sqrt+int_pow argv_split:argv_split crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
+notifier:notifier range:range+sort page_counter:page_counter+cmdline"
 
 tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$tarball" ]; then
