@@ -7,7 +7,7 @@
 # four PREEMPT_DYNAMIC ones with libpreempt-kernel, rt with
 # libpreempt-kernel-rt (CONFIG_PREEMPT_RT).
 #
-# usage: scripts/kernel-check.sh BUILD_DIR
+# usage: [KERNEL_VERSION=6.1] scripts/kernel-check.sh BUILD_DIR
 set -eu
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,15 +29,18 @@ hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
 int_math:int_sqrt+int_pow argv_split:argv_split crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
 notifier:notifier range:range+sort page_counter:page_counter+cmdline"
 
-tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$tarball" ]; then
-	echo "kernel-check: installing Debian's linux-source"
+# The kernel version: $KERNEL_VERSION, by default 6.12 (the one issue 15
+# names; Debian bookworm has it as linux-source-6.12, and 6.1 as
+# linux-source-6.1).
+version=${KERNEL_VERSION:-6.12}
+tarball=/usr/src/linux-source-$version.tar.xz
+if [ ! -f "$tarball" ]; then
+	echo "kernel-check: installing Debian's linux-source-$version"
 	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y linux-source >/dev/null
+		apt-get install -y "linux-source-$version" >/dev/null
 	else
-		sudo apt-get install -y linux-source >/dev/null
+		sudo apt-get install -y "linux-source-$version" >/dev/null
 	fi
-	tarball=$(ls /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 fi
 top_dir=$(basename "$tarball" .tar.xz)
 rm -rf "$out"
@@ -46,8 +49,8 @@ members=""
 for f in $files $headers; do members="$members $top_dir/$f"; done
 # shellcheck disable=SC2086
 tar -xJf "$tarball" -C "$out/src" --strip-components=1 $members
-version=$(dpkg-query -W -f '${Version}' 'linux-source-*' 2>/dev/null | head -n 1 || true)
-echo "kernel-check: $top_dir (package $version) from $tarball"
+package=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null || true)
+echo "kernel-check: $top_dir (package $package) from $tarball"
 # mm/mempool.c includes its directory's private "slab.h": a stand-in of ours.
 cp "$top/tests/kernel-check/mm/slab.h" "$out/src/mm/slab.h"
 

@@ -19,6 +19,11 @@
 
 static const u8 digits[] = "123456789";
 
+/* 6.1 has it, 6.12 dropped it: checked when the file defines it. */
+u16 crc_ccitt_false(u16 crc, const u8 *buffer, size_t len)
+	__attribute__((weak));
+#define HAVE_CCITT_FALSE (crc_ccitt_false != NULL)
+
 /* Reflected (LSB-first) and normal (MSB-first) bitwise references. */
 static u16 ref_lsb16(u16 crc, u16 rpoly, const u8 *p, size_t n)
 {
@@ -49,7 +54,8 @@ static int checks(void *arg)
 	(void)arg;
 	if (crc16(0, digits, 9) != 0xbb3d ||
 	    crc_ccitt(0, digits, 9) != 0x2189 ||
-	    crc_ccitt_false(0xffff, digits, 9) != 0x29b1 ||
+	    (HAVE_CCITT_FALSE &&
+	     crc_ccitt_false(0xffff, digits, 9) != 0x29b1) ||
 	    crc_itu_t(0, digits, 9) != 0x31c3)
 		return -1;
 	if (crc7_be(0, digits, 9) >> 1 != 0x75)
@@ -78,8 +84,9 @@ static int random_data(void *arg)
 		bad += crc16(0, buf, n) != ref_lsb16(0, 0xa001, buf, n);
 		bad += crc_ccitt(0xffff, buf, n) !=
 		       ref_lsb16(0xffff, 0x8408, buf, n);
-		bad += crc_ccitt_false(0xffff, buf, n) !=
-		       ref_msb16(0xffff, 0x1021, buf, n);
+		bad += HAVE_CCITT_FALSE &&
+		       crc_ccitt_false(0xffff, buf, n) !=
+			       ref_msb16(0xffff, 0x1021, buf, n);
 		bad += crc_itu_t(0, buf, n) != ref_msb16(0, 0x1021, buf, n);
 		/* In two pieces, and byte by byte. */
 		bad += crc16(crc16(0, buf, cut), buf + cut, n - cut) !=

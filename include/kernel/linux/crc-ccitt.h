@@ -15,6 +15,7 @@ extern u16 const crc_ccitt_table[256];
 extern u16 const crc_ccitt_false_table[256];
 
 u16 crc_ccitt(u16 crc, const u8 *buffer, size_t len);
+/* 6.1 only: Linux 6.12's lib/crc-ccitt.c no longer has the _false form. */
 u16 crc_ccitt_false(u16 crc, const u8 *buffer, size_t len);
 
 static inline u16 crc_ccitt_byte(u16 crc, const u8 c)

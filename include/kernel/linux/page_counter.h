@@ -29,16 +29,21 @@ struct page_counter {
 	unsigned long elow;
 	atomic_long_t low_usage;
 	atomic_long_t children_low_usage;
-	/* the highest usage seen, and how often a charge failed */
+	/* the highest usage seen (local: since the last reset, 6.12) */
 	unsigned long watermark;
+	unsigned long local_watermark;
+	/* how often a charge failed */
 	unsigned long failcnt;
+	/* 6.12: whether min/low are tracked for this counter at all */
+	bool protection_support;
 	struct page_counter *parent;
 };
 
 #define PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE)
 
-static inline void page_counter_init(struct page_counter *counter,
-				     struct page_counter *parent)
+static inline void pk_page_counter_init(struct page_counter *counter,
+					struct page_counter *parent,
+					bool protection_support)
 {
 	atomic_long_set(&counter->usage, 0);
 	counter->min = counter->low = counter->emin = counter->elow = 0;
@@ -47,9 +52,18 @@ static inline void page_counter_init(struct page_counter *counter,
 	atomic_long_set(&counter->low_usage, 0);
 	atomic_long_set(&counter->children_low_usage, 0);
 	counter->high = counter->max = PAGE_COUNTER_MAX;
-	counter->watermark = counter->failcnt = 0;
+	counter->watermark = counter->local_watermark = counter->failcnt = 0;
+	counter->protection_support = protection_support;
 	counter->parent = parent;
 }
+
+/*
+ * page_counter_init(counter, parent) as in 6.1 (protection tracked), or
+ * (counter, parent, protection_support) as in 6.12.
+ */
+#define page_counter_init(...) __pk_page_counter_init(__VA_ARGS__, true, )
+#define __pk_page_counter_init(c, parent, prot, ...)                           \
+	pk_page_counter_init(c, parent, prot)
 
 static inline unsigned long page_counter_read(struct page_counter *counter)
 {
@@ -79,9 +93,15 @@ int page_counter_set_max(struct page_counter *counter, unsigned long nr_pages);
 int page_counter_memparse(const char *buf, const char *max,
 			  unsigned long *nr_pages);
 
+/* 6.12: the effective min/low of @counter below @root. */
+void page_counter_calculate_protection(struct page_counter *root,
+				       struct page_counter *counter,
+				       bool recursive_protection);
+
 static inline void page_counter_reset_watermark(struct page_counter *counter)
 {
-	counter->watermark = page_counter_read(counter);
+	counter->watermark = counter->local_watermark =
+		page_counter_read(counter);
 }
 
 #endif /* _LINUX_PAGE_COUNTER_H */
