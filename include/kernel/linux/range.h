@@ -22,8 +22,8 @@ static inline u64 range_len(const struct range *range)
 
 /* Both return the new number of used entries. */
 int add_range(struct range *range, int az, int nr_range, u64 start, u64 end);
-int add_range_with_merge(struct range *range, int az, int nr_range,
-			 u64 start, u64 end);
+int add_range_with_merge(struct range *range, int az, int nr_range, u64 start,
+			 u64 end);
 void subtract_range(struct range *range, int az, u64 start, u64 end);
 /* Sorts, drops the empty entries; returns how many remain. */
 int clean_sort_range(struct range *range, int az);
