@@ -16,7 +16,7 @@ files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/m
 lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c
 lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
 lib/hexdump.c lib/uuid.c lib/refcount.c lib/dec_and_lock.c lib/math/int_sqrt.c lib/math/int_pow.c
-lib/argv_split.c lib/klist.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
+lib/argv_split.c lib/klist.c lib/errseq.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
 kernel/notifier.c kernel/range.c mm/page_counter.c"
 # Private headers those files include from their own directory.
 headers="lib/kstrtox.h"
@@ -26,7 +26,7 @@ pairs="llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dum
 sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight
 rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:kstrtox cmdline:cmdline
 hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
-int_math:int_sqrt+int_pow argv_split:argv_split klist:klist crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
+int_math:int_sqrt+int_pow argv_split:argv_split klist:klist errseq:errseq crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
 notifier:notifier range:range+sort page_counter:page_counter+cmdline"
 
 # The kernel version: $KERNEL_VERSION, by default 6.12 (the one issue 15

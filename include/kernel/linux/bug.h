@@ -6,6 +6,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/linkage.h>
 #include <preempt/bug.h>
 
 /*

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <linux/compiler.h>
 #include <linux/kern_levels.h>
+#include <linux/linkage.h>
 #include <linux/ratelimit_types.h>
 #include <linux/hex.h>
 #include <linux/types.h>
