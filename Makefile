@@ -105,8 +105,10 @@ audit-linux: build
 # Real kernel files from Debian's linux-source (installed if missing),
 # compiled through the linux/ tree and run by behaviour tests in all five
 # models (docs/kernel.md).  Opt-in: not part of `make test`.
+# make kernel-check KERNEL_VERSION=6.1: the other Debian linux-source.
+KERNEL_VERSION ?= 6.12
 kernel-check: build
-	@scripts/kernel-check.sh $(BUILD)
+	@KERNEL_VERSION=$(KERNEL_VERSION) scripts/kernel-check.sh $(BUILD)
 
 # The simulator on the whole catalogue, full budgets (docs/sim.md).
 sim-check: build

@@ -7,36 +7,50 @@
 # four PREEMPT_DYNAMIC ones with libpreempt-kernel, rt with
 # libpreempt-kernel-rt (CONFIG_PREEMPT_RT).
 #
-# usage: scripts/kernel-check.sh BUILD_DIR
+# usage: [KERNEL_VERSION=6.1] scripts/kernel-check.sh BUILD_DIR
 set -eu
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build-kernel-check
 files="lib/llist.c lib/kfifo.c kernel/locking/semaphore.c mm/mempool.c drivers/misc/dummy-irq.c
-lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c"
-# check:object pairs: tests/kernel-check/check_<check>.c links <object>.o.
+lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c lib/memweight.c
+lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
+lib/hexdump.c lib/uuid.c lib/refcount.c lib/dec_and_lock.c lib/math/int_sqrt.c lib/math/int_pow.c
+lib/argv_split.c lib/klist.c lib/errseq.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
+kernel/notifier.c kernel/range.c mm/page_counter.c"
+# Private headers those files include from their own directory.
+headers="lib/kstrtox.h"
+# check:objects pairs: tests/kernel-check/check_<check>.c links <object>.o
+# (several joined by +).
 pairs="llist:llist kfifo:kfifo semaphore:semaphore mempool:mempool dummy_irq:dummy-irq
-sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight"
+sort:sort list_sort:list_sort bsearch:bsearch glob:glob ratelimit:ratelimit bcd:bcd memweight:memweight
+rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:kstrtox cmdline:cmdline
+hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
+int_math:int_sqrt+int_pow argv_split:argv_split klist:klist errseq:errseq crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
+notifier:notifier range:range+sort page_counter:page_counter+cmdline"
 
-tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$tarball" ]; then
-	echo "kernel-check: installing Debian's linux-source"
+# The kernel version: $KERNEL_VERSION, by default 6.12 (the one issue 15
+# names; Debian bookworm has it as linux-source-6.12, and 6.1 as
+# linux-source-6.1).
+version=${KERNEL_VERSION:-6.12}
+tarball=/usr/src/linux-source-$version.tar.xz
+if [ ! -f "$tarball" ]; then
+	echo "kernel-check: installing Debian's linux-source-$version"
 	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y linux-source >/dev/null
+		apt-get install -y "linux-source-$version" >/dev/null
 	else
-		sudo apt-get install -y linux-source >/dev/null
+		sudo apt-get install -y "linux-source-$version" >/dev/null
 	fi
-	tarball=$(ls /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 fi
 top_dir=$(basename "$tarball" .tar.xz)
 rm -rf "$out"
 mkdir -p "$out/src"
 members=""
-for f in $files; do members="$members $top_dir/$f"; done
+for f in $files $headers; do members="$members $top_dir/$f"; done
 # shellcheck disable=SC2086
 tar -xJf "$tarball" -C "$out/src" --strip-components=1 $members
-version=$(dpkg-query -W -f '${Version}' 'linux-source-*' 2>/dev/null | head -n 1 || true)
-echo "kernel-check: $top_dir (package $version) from $tarball"
+package=$(dpkg-query -W -f '${Version}' "linux-source-$version" 2>/dev/null || true)
+echo "kernel-check: $top_dir (package $package) from $tarball"
 # mm/mempool.c includes its directory's private "slab.h": a stand-in of ours.
 cp "$top/tests/kernel-check/mm/slab.h" "$out/src/mm/slab.h"
 
@@ -52,16 +66,17 @@ for flavour in "" "-rt"; do
 		name=$(basename "$f" .c)
 		modname=$(echo "$name" | tr - _)
 		# shellcheck disable=SC2086
-		$cc -c -O2 -g -Wall -Werror=implicit-function-declaration \
+		$cc -c -O2 -g -Wall -Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type \
 			$cflags -DKBUILD_MODNAME="\"$modname\"" \
 			"$out/src/$f" -o "$obj/$name.o"
 	done
 	for t in $pairs; do
 		check=${t%%:*}
-		kobj=${t#*:}
+		kobjs=""
+		for o in $(echo "${t#*:}" | tr + ' '); do kobjs="$kobjs $obj/$o.o"; done
 		# shellcheck disable=SC2086
 		$cc -O2 -g -Wall -Werror=implicit-function-declaration $cflags -I"$top/tests/kernel-check" \
-			"$top/tests/kernel-check/check_$check.c" "$obj/$kobj.o" \
+			"$top/tests/kernel-check/check_$check.c" $kobjs \
 			-o "$obj/check_$check" $libs $(pkg-config --libs cmocka) \
 			-Wl,-rpath,"$build"
 	done

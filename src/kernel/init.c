@@ -21,6 +21,11 @@ const char pk_kernel_initcalls[] = "initcalls";
 const char pk_kernel_params[] = "params";
 
 /* Every CPU possible until a machine says how many it has. */
+/*
+ * Here, beside the boot hook that moves it on: code that reads only
+ * system_state (kernel/notifier.c) links this object and so the hook.
+ */
+enum system_states system_state = SYSTEM_BOOTING;
 unsigned int nr_cpu_ids = NR_CPUS;
 struct cpumask __cpu_possible_mask = {CPU_BITS_ALL};
 struct cpumask __cpu_online_mask, __cpu_present_mask, __cpu_active_mask;
@@ -106,7 +111,7 @@ static int apply_param(const struct kernel_param *const *params,
 }
 
 /* The next "name[=value]" of @args, quotes removed; NULL at the end. */
-static char *next_arg(char *args, char **name, char **val)
+static char *pk_next_arg(char *args, char **name, char **val)
 {
 	bool quoted = false;
 	char *next, *eq = NULL;
@@ -153,7 +158,7 @@ int pk_parse_args(const char *doing, char *args,
 	char *name, *val;
 	int first = 0;
 
-	while ((args = next_arg(args, &name, &val))) {
+	while ((args = pk_next_arg(args, &name, &val))) {
 		int err = apply_param(params, num, name, val, doing);
 
 		if (err == -ENOENT)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel's small library functions: string conversions and copies,
- * bitmap searches and operations, CPU masks, refcount_t's slow paths and
+ * The kernel's small library functions: string copies,
+ * bitmap searches and operations, CPU masks and
  * static keys.
  */
 
@@ -20,134 +20,23 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-/* ---- kstrto*() ---- */
-
-/* Base 0: 0x -> 16, 0 -> 8, else 10; 16 accepts a 0x prefix. */
-static const char *kstrto_base(const char *s, unsigned int *base)
-{
-	if (*base == 0) {
-		if (s[0] == '0' && (s[1] | 0x20) == 'x' &&
-		    isxdigit((unsigned char)s[2]))
-			*base = 16;
-		else if (s[0] == '0')
-			*base = 8;
-		else
-			*base = 10;
-	}
-	if (*base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
-		s += 2;
-	return s;
-}
-
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
-{
-	unsigned long long v = 0;
-	const char *p;
-
-	if (s[0] == '+')
-		s++;
-	p = s = kstrto_base(s, &base);
-	for (; *p; p++) {
-		int d = hex_to_bin((unsigned char)*p);
-
-		if (d < 0 || (unsigned int)d >= base)
-			break;
-		if (__builtin_mul_overflow(v, base, &v) ||
-		    __builtin_add_overflow(v, (unsigned long long)d, &v))
-			return -ERANGE;
-	}
-	if (p == s)
-		return -EINVAL;
-	if (*p == '\n')
-		p++;
-	if (*p)
-		return -EINVAL;
-	*res = v;
-	return 0;
-}
-
-int kstrtoll(const char *s, unsigned int base, long long *res)
-{
-	unsigned long long v;
-	int err;
-
-	if (s[0] == '-') {
-		err = kstrtoull(s + 1, base, &v);
-		if (err)
-			return err;
-		if (v > (unsigned long long)LLONG_MAX + 1)
-			return -ERANGE;
-		*res = (long long)(0 - v);
-		return 0;
-	}
-	err = kstrtoull(s, base, &v);
-	if (err)
-		return err;
-	if (v > LLONG_MAX)
-		return -ERANGE;
-	*res = (long long)v;
-	return 0;
-}
-
-/* The wide conversion, then the range of the narrow type. */
-#define PK_KSTRTO(name, type, wide, conv, check)                               \
-	int name(const char *s, unsigned int base, type *res)                  \
-	{                                                                      \
-		wide v;                                                        \
-		int err = conv(s, base, &v);                                   \
-		if (err)                                                       \
-			return err;                                            \
-		if (!(check))                                                  \
-			return -ERANGE;                                        \
-		*res = (type)v;                                                \
-		return 0;                                                      \
-	}
-PK_KSTRTO(kstrtoul, unsigned long, unsigned long long, kstrtoull,
-	  v <= ULONG_MAX)
-PK_KSTRTO(kstrtol, long, long long, kstrtoll, v >= LONG_MIN && v <= LONG_MAX)
-PK_KSTRTO(kstrtouint, unsigned int, unsigned long long, kstrtoull,
-	  v <= UINT_MAX)
-PK_KSTRTO(kstrtoint, int, long long, kstrtoll, v >= INT_MIN && v <= INT_MAX)
-PK_KSTRTO(kstrtou16, u16, unsigned long long, kstrtoull, v <= USHRT_MAX)
-PK_KSTRTO(kstrtou8, u8, unsigned long long, kstrtoull, v <= UCHAR_MAX)
-
-int kstrtobool(const char *s, bool *res)
-{
-	if (!s)
-		return -EINVAL;
-	switch (s[0]) {
-	case 'y':
-	case 'Y':
-	case 't':
-	case 'T':
-	case '1':
-		*res = true;
-		return 0;
-	case 'n':
-	case 'N':
-	case 'f':
-	case 'F':
-	case '0':
-		*res = false;
-		return 0;
-	case 'o':
-	case 'O':
-		if ((s[1] | 0x20) == 'n') {
-			*res = true;
-			return 0;
-		}
-		if ((s[1] | 0x20) == 'f') {
-			*res = false;
-			return 0;
-		}
-		break;
-	default:
-		break;
-	}
-	return -EINVAL;
-}
-
 /* ---- strings ---- */
+
+char *skip_spaces(const char *str)
+{
+	while (isspace((unsigned char)*str))
+		str++;
+	return (char *)str;
+}
+
+char *strim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return skip_spaces(s);
+}
 
 ssize_t strscpy(char *dest, const char *src, size_t count)
 {
@@ -516,94 +405,6 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 {
 	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
 	return pk_set_cpus_allowed_word(p, cpumask_bits(new_mask)[0]);
-}
-
-/* ---- refcount_t ---- */
-
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
-{
-	static const char *const what[] = {
-		[REFCOUNT_ADD_NOT_ZERO_OVF] = "saturated; leaking memory",
-		[REFCOUNT_ADD_OVF] = "saturated; leaking memory",
-		[REFCOUNT_ADD_UAF] = "addition on 0; use-after-free",
-		[REFCOUNT_SUB_UAF] = "underflow; use-after-free",
-		[REFCOUNT_DEC_LEAK] = "decrement hit 0; leaking memory",
-	};
-
-	refcount_set(r, REFCOUNT_SATURATED);
-	WARN_ONCE(1, "refcount_t: %s.\n", what[t]);
-}
-
-bool refcount_dec_if_one(refcount_t *r)
-{
-	int one = 1;
-
-	return atomic_try_cmpxchg_release(&r->refs, &one, 0);
-}
-
-bool refcount_dec_not_one(refcount_t *r)
-{
-	int old = refcount_read(r);
-
-	do {
-		if (unlikely(old == REFCOUNT_SATURATED))
-			return true;
-		if (old == 1)
-			return false;
-		if (unlikely(old <= 0)) {
-			refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
-			return true;
-		}
-	} while (!atomic_try_cmpxchg_release(&r->refs, &old, old - 1));
-	return true;
-}
-
-bool refcount_dec_and_lock(refcount_t *r, spinlock_t *lock)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	spin_lock(lock);
-	if (!refcount_dec_and_test(r)) {
-		spin_unlock(lock);
-		return false;
-	}
-	return true;
-}
-
-bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *lock,
-				   unsigned long *flags)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	spin_lock_irqsave(lock, *flags);
-	if (!refcount_dec_and_test(r)) {
-		spin_unlock_irqrestore(lock, *flags);
-		return false;
-	}
-	return true;
-}
-
-bool refcount_dec_and_mutex_lock(refcount_t *r, struct mutex *lock)
-{
-	if (refcount_dec_not_one(r))
-		return false;
-	mutex_lock(lock);
-	if (!refcount_dec_and_test(r)) {
-		mutex_unlock(lock);
-		return false;
-	}
-	return true;
-}
-
-int pk_atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock)
-{
-	if (atomic_add_unless(atomic, -1, 1))
-		return 0;
-	spin_lock(lock);
-	if (atomic_dec_and_test(atomic))
-		return 1;
-	spin_unlock(lock);
-	return 0;
 }
 
 /* ---- static keys ---- */

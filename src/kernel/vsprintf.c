@@ -790,6 +790,18 @@ int pk_kernel_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+const char *pk_kernel_warn_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list args;
+
+	if (!fmt)
+		return NULL;
+	va_start(args, fmt);
+	pk_kernel_vsnprintf(buf, size, fmt, args);
+	va_end(args);
+	return buf;
+}
+
 int pk_kernel_vsprintf(char *buf, const char *fmt, va_list args)
 {
 	return pk_kernel_vsnprintf(buf, INT_MAX, fmt, args);

@@ -6,7 +6,11 @@
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/hex.h>
+#include <linux/math64.h>
 #include <linux/overflow.h>
+#include <linux/random.h>
+#include <asm/unaligned.h>
 #include <linux/slab.h>
 
 #include "pk_kernel_test.h"
@@ -168,6 +172,82 @@ static void test_strings(void **state)
 	assert_int_equal(str_has_prefix("prefix-rest", "prefix"), 6);
 }
 
+/* The lax conversions: as far as the digits go, the end reported. */
+static void test_simple_strto(void **state)
+{
+	char *end;
+
+	(void)state;
+	assert_int_equal(simple_strtoul("123abc", &end, 10), 123);
+	assert_string_equal(end, "abc");
+	assert_int_equal(simple_strtoull("0x1fz", &end, 0), 31);
+	assert_string_equal(end, "z");
+	assert_int_equal(simple_strtoul("0x1f", &end, 16), 31);
+	assert_int_equal(simple_strtoul("017", &end, 0), 15);
+	assert_int_equal(simple_strtol("-12k", &end, 0), -12);
+	assert_string_equal(end, "k");
+	assert_int_equal(simple_strtoll("x", &end, 10), 0);
+	assert_string_equal(end, "x");
+	assert_int_equal(kstrtos16("-32768", 10, &(s16){0}), 0);
+	assert_int_equal(kstrtos8("-129", 10, &(s8){0}), -ERANGE);
+	{
+		char s[] = "  \tpadded \n";
+
+		assert_string_equal(skip_spaces(s), "padded \n");
+		assert_string_equal(strim(s), "padded");
+	}
+}
+
+static void test_hex_and_random(void **state)
+{
+	u8 bin[3] = {0x01, 0xab, 0xff}, back[3];
+	char hex[7] = {0};
+	u32 seen = 0;
+
+	(void)state;
+	assert_ptr_equal(bin2hex(hex, bin, 3), hex + 6);
+	assert_string_equal(hex, "01abff");
+	assert_int_equal(hex2bin(back, "01ABff", 3), 0);
+	assert_memory_equal(back, bin, 3);
+	assert_int_equal(hex2bin(back, "0g", 1), -EINVAL);
+	assert_int_equal(hex_asc_upper_hi(0xab), 'A');
+	/* 64 draws below 8: every value, and never 8 or more. */
+	for (int i = 0; i < 64 * 8; i++) {
+		u32 v = get_random_u32_below(8);
+
+		assert_true(v < 8);
+		seen |= 1u << v;
+	}
+	assert_int_equal(seen, 0xff);
+	assert_true(get_random_u64() != get_random_u64());
+}
+
+static void test_math64_unaligned(void **state)
+{
+	u8 buf[9] = {0};
+	u32 rem;
+
+	(void)state;
+	assert_int_equal(div_u64_rem(1000000000007ULL, 1000, &rem),
+			 1000000000ULL);
+	assert_int_equal(rem, 7);
+	/* 2^63 * 6 does not fit 64 bits before the shift. */
+	assert_int_equal(mul_u64_u32_shr(1ULL << 63, 6, 4), 3ULL << 60);
+	assert_int_equal(mul_u64_u32_div(1ULL << 62, 10, 20), 1ULL << 61);
+	assert_int_equal(DIV_S64_ROUND_CLOSEST(-7, 2), -4);
+	assert_int_equal(DIV_S64_ROUND_CLOSEST(7, 2), 4);
+	assert_int_equal(DIV64_U64_ROUND_UP(7, 2), 4);
+	put_unaligned_be32(0x11223344, buf + 1);
+	assert_int_equal(buf[1], 0x11);
+	assert_int_equal(get_unaligned_le32(buf + 1), 0x44332211);
+	assert_int_equal(get_unaligned_be24(buf + 1), 0x112233);
+	put_unaligned_le64(0x0102030405060708ULL, buf + 1);
+	assert_int_equal(buf[1], 0x08);
+	assert_int_equal(get_unaligned_be64(buf + 1), 0x0807060504030201ULL);
+	put_unaligned((u16)0xbeef, (u16 *)(buf + 3));
+	assert_int_equal(get_unaligned((u16 *)(buf + 3)), 0xbeef);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +258,9 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_kstrto),
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_simple_strto),
+		cmocka_unit_test(test_hex_and_random),
+		cmocka_unit_test(test_math64_unaligned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
@@ -304,6 +305,58 @@ static void test_local_lock(void **state)
 	preempt_model_set(PREEMPT_MODEL_FULL);
 }
 
+/* Hotplug states: startup per online CPU, on it; teardown on removal. */
+static DEFINE_PER_CPU(int, hp_up);
+static int hp_fail_cpu = -1;
+
+static int hp_startup(unsigned int cpu)
+{
+	if ((int)cpu == hp_fail_cpu)
+		return -EIO;
+	per_cpu(hp_up, cpu) = smp_processor_id() == (int)cpu ? 1 : -1;
+	return 0;
+}
+
+static int hp_teardown(unsigned int cpu)
+{
+	per_cpu(hp_up, cpu) = smp_processor_id() == (int)cpu ? 0 : -2;
+	return 0;
+}
+
+static int hotplug_states(void *arg)
+{
+	int state, cpu;
+
+	(void)arg;
+	cpus_read_lock();
+	cpus_read_unlock();
+	state = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "test:online",
+				  hp_startup, hp_teardown);
+	if (state < CPUHP_AP_ONLINE_DYN)
+		return -1;
+	for_each_online_cpu(cpu)
+		if (per_cpu(hp_up, cpu) != 1)
+			return -2;
+	cpuhp_remove_state(state);
+	for_each_online_cpu(cpu)
+		if (per_cpu(hp_up, cpu) != 0)
+			return -3;
+	/* CPU 1 refuses: CPU 0 is torn down again, the error returned. */
+	hp_fail_cpu = 1;
+	if (cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "test:fail", hp_startup,
+			      hp_teardown) != -EIO)
+		return -4;
+	return per_cpu(hp_up, 0) == 0 ? 0 : -5;
+}
+
+static void test_cpuhp_states(void **state)
+{
+	(void)state;
+	pk_boot(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(run_on_machine(hotplug_states, NULL), 0);
+	machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_this_cpu_debug_check),
 		cmocka_unit_test(test_local_lock),
 		cmocka_unit_test(test_set_cpus_allowed),
+		cmocka_unit_test(test_cpuhp_states),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,9 +178,25 @@ static void test_printk_from_irq_rt(void **state)
 	preempt_model_set(PREEMPT_MODEL_FULL);
 }
 
+/* WARN() in kernel code formats with the kernel's vsnprintf(): %ps, %pe. */
+static void test_warn_kernel_formats(void **state)
+{
+	const char *out;
+
+	(void)state;
+	console_capture();
+	WARN(1, "callback %ps failed: %pe\n", test_warn_kernel_formats,
+	     ERR_PTR(-EBUSY));
+	WARN_ON(0);
+	out = console_release();
+	assert_non_null(strstr(
+		out, "callback test_warn_kernel_formats failed: -EBUSY\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_warn_kernel_formats),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_once_and_ratelimited),
 		cmocka_unit_test(test_ratelimit_state),

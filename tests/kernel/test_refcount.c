@@ -103,12 +103,33 @@ static void test_kref(void **state)
 	assert_false(mutex_is_locked(&mtx));
 }
 
+/* Above 1: a lock-free decrement; the last one returns 1 holding the lock. */
+static void test_atomic_dec_and_lock(void **state)
+{
+	atomic_t a = ATOMIC_INIT(2);
+	DEFINE_SPINLOCK(lock);
+	unsigned long flags;
+
+	(void)state;
+	assert_int_equal(atomic_dec_and_lock(&a, &lock), 0);
+	assert_false(spin_is_locked(&lock));
+	assert_int_equal(atomic_read(&a), 1);
+	assert_int_equal(atomic_dec_and_lock(&a, &lock), 1);
+	assert_true(spin_is_locked(&lock));
+	spin_unlock(&lock);
+	atomic_set(&a, 1);
+	assert_int_equal(atomic_dec_and_lock_irqsave(&a, &lock, flags), 1);
+	assert_true(irqs_disabled());
+	spin_unlock_irqrestore(&lock, flags);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refcount_counts),
 		cmocka_unit_test(test_refcount_saturates),
 		cmocka_unit_test(test_kref),
+		cmocka_unit_test(test_atomic_dec_and_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

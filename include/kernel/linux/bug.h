@@ -6,7 +6,24 @@
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/linkage.h>
 #include <preempt/bug.h>
+
+/*
+ * Kernel code's WARN() messages are kernel formats (%ps, %pe, ...): they
+ * are formatted with the kernel's vsnprintf() into a stack buffer first,
+ * then reported as a plain string.  Returns NULL for a NULL @fmt.
+ */
+__printf(3, 4) const
+	char *pk_kernel_warn_fmt(char *buf, size_t size, const char *fmt, ...);
+#define pk_warn_slowpath(file, line, ...)                                      \
+	({                                                                     \
+		char __pk_wb[256];                                             \
+		const char *__pk_wm = pk_kernel_warn_fmt(                      \
+			__pk_wb, sizeof(__pk_wb), __VA_ARGS__);                \
+		(pk_warn_slowpath)(file, line, __pk_wm ? "%s" : NULL,          \
+				   __pk_wm);                                   \
+	})
 
 #define WARN_TAINT(cond, taint, ...) WARN(cond, __VA_ARGS__)
 #define WARN_TAINT_ONCE(cond, taint, ...) WARN_ONCE(cond, __VA_ARGS__)

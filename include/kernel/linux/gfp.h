@@ -8,6 +8,7 @@
 #include <preempt/mm.h>
 
 #define alloc_pages_node(nid, gfp, order) alloc_pages(gfp, order)
+#define alloc_pages_noprof(gfp, order) alloc_pages(gfp, order)
 #define __alloc_pages_node(nid, gfp, order) alloc_pages(gfp, order)
 #define __get_dma_pages(gfp, order) __get_free_pages(gfp, order)
 

@@ -14,6 +14,7 @@
 #include <linux/container_of.h>
 #include <linux/err.h>
 #include <linux/kstrtox.h>
+#include <linux/linkage.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/math.h>
@@ -57,6 +58,17 @@ enum system_states {
 };
 /* SYSTEM_RUNNING once the machine has booted and run the initcalls. */
 extern enum system_states system_state;
+
+/*
+ * Command-line parsing (lib/cmdline.c, which a program brings).  Task
+ * context or any: they only read and (next_arg()) cut the string.
+ */
+int get_option(char **str, int *pint);
+char *get_options(const char *str, int nints, int *ints);
+/* "64K", "1G": a size with an optional K/M/G/T/P/E suffix. */
+unsigned long long memparse(const char *ptr, char **retptr);
+bool parse_option_str(const char *str, const char *option);
+char *next_arg(char *args, char **param, char **val);
 
 #include <preempt/debug.h>
 #include <preempt/sched.h>

@@ -384,12 +384,14 @@ int __kfifo_from_user(struct __kfifo *fifo, const void __user *from,
 		      unsigned long len, unsigned int *copied);
 int __kfifo_to_user(struct __kfifo *fifo, void __user *to, unsigned long len,
 		    unsigned int *copied);
-unsigned int __kfifo_dma_in_prepare(struct __kfifo *fifo,
-				    struct scatterlist *sgl, int nents,
-				    unsigned int len);
-unsigned int __kfifo_dma_out_prepare(struct __kfifo *fifo,
-				     struct scatterlist *sgl, int nents,
-				     unsigned int len);
+/*
+ * The DMA preparations gained a dma_addr_t parameter in Linux 6.12; the
+ * tree declares them without a prototype so that lib/kfifo.c of either
+ * version compiles against it.  No kfifo_dma_*() macro is provided: there
+ * are no devices to map for.
+ */
+unsigned int __kfifo_dma_in_prepare();
+unsigned int __kfifo_dma_out_prepare();
 unsigned int __kfifo_out_peek(struct __kfifo *fifo, void *buf,
 			      unsigned int len);
 unsigned int __kfifo_in_r(struct __kfifo *fifo, const void *buf,
@@ -401,14 +403,10 @@ int __kfifo_from_user_r(struct __kfifo *fifo, const void __user *from,
 			size_t recsize);
 int __kfifo_to_user_r(struct __kfifo *fifo, void __user *to, unsigned long len,
 		      unsigned int *copied, size_t recsize);
-unsigned int __kfifo_dma_in_prepare_r(struct __kfifo *fifo,
-				      struct scatterlist *sgl, int nents,
-				      unsigned int len, size_t recsize);
+unsigned int __kfifo_dma_in_prepare_r();
 void __kfifo_dma_in_finish_r(struct __kfifo *fifo, unsigned int len,
 			     size_t recsize);
-unsigned int __kfifo_dma_out_prepare_r(struct __kfifo *fifo,
-				       struct scatterlist *sgl, int nents,
-				       unsigned int len, size_t recsize);
+unsigned int __kfifo_dma_out_prepare_r();
 void __kfifo_dma_out_finish_r(struct __kfifo *fifo, size_t recsize);
 unsigned int __kfifo_len_r(struct __kfifo *fifo, size_t recsize);
 void __kfifo_skip_r(struct __kfifo *fifo, size_t recsize);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h> /* abs() is a macro below: the C library's declaration first */
 #include <linux/types.h>
+#include <linux/math64.h> /* div_u64() & co. and do_div(), as before */
 
 #define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 #define DIV_ROUND_UP_ULL(ll, d) DIV_ROUND_UP((unsigned long long)(ll), d)
@@ -29,34 +30,21 @@
 		__typeof__(x) __pk_abs = (x);                                  \
 		__pk_abs < 0 ? -__pk_abs : __pk_abs;                           \
 	})
-#define do_div(n, base)                                                        \
-	({                                                                     \
-		u32 __pk_base = (base);                                        \
-		u32 __pk_rem = (u32)((n) % __pk_base);                         \
-		(n) = (n) / __pk_base;                                         \
-		__pk_rem;                                                      \
-	})
-static inline u64 div_u64(u64 dividend, u32 divisor)
-{
-	return dividend / divisor;
-}
-static inline s64 div_s64(s64 dividend, s32 divisor)
-{
-	return dividend / divisor;
-}
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
-{
-	*remainder = (u32)(dividend % divisor);
-	return dividend / divisor;
-}
 #define mult_frac(x, n, d)                                                     \
 	({                                                                     \
 		__typeof__(x) __pk_q = (x) / (d), __pk_r = (x) % (d);          \
 		__pk_q *(n) + __pk_r *(n) / (d);                               \
 	})
+
+/* int_sqrt(): the floor of the square root; lib/math/int_sqrt.c. */
+unsigned long int_sqrt(unsigned long x);
+/* 64-bit longs: int_sqrt() serves (lib/math/int_sqrt.c defines it only
+ * for 32-bit ones). */
+static inline u32 int_sqrt64(u64 x)
+{
+	return (u32)int_sqrt((unsigned long)x);
+}
+/* int_pow(): @base to the @exp, modulo 2^64; lib/math/int_pow.c. */
+u64 int_pow(u64 base, unsigned int exp);
 
 #endif /* _LINUX_MATH_H */

@@ -51,6 +51,16 @@ static inline bool mempool_is_saturated(mempool_t *pool)
 	return READ_ONCE(pool->curr_nr) >= pool->min_nr;
 }
 
+/*
+ * Linux 6.10 renamed the out-of-line functions for memory allocation
+ * profiling (mempool_alloc() is a macro over mempool_alloc_noprof()).
+ * These names map both ways onto the new ones, so a 6.1 mm/mempool.c
+ * (whose definitions they rename too) and a 6.12 one link alike.
+ */
+#define mempool_init(...) mempool_init_noprof(__VA_ARGS__)
+#define mempool_create_node(...) mempool_create_node_noprof(__VA_ARGS__)
+#define mempool_alloc(...) mempool_alloc_noprof(__VA_ARGS__)
+
 void mempool_exit(mempool_t *pool);
 int mempool_init_node(mempool_t *pool, int min_nr, mempool_alloc_t *alloc_fn,
 		      mempool_free_t *free_fn, void *pool_data, gfp_t gfp_mask,
@@ -67,6 +77,9 @@ void mempool_destroy(mempool_t *pool);
 void *mempool_alloc(mempool_t *pool, gfp_t gfp_mask) __malloc;
 void *mempool_alloc_preallocated(mempool_t *pool) __malloc;
 void mempool_free(void *element, mempool_t *pool);
+/* 6.12's kvmalloc()-backed pools (not in 6.1's mm/mempool.c). */
+void *mempool_kvmalloc(gfp_t gfp_mask, void *pool_data);
+void mempool_kvfree(void *element, void *pool_data);
 
 void *mempool_alloc_slab(gfp_t gfp_mask, void *pool_data);
 void mempool_free_slab(void *element, void *pool_data);

@@ -4,6 +4,7 @@
 
 /* Mutexes: the library's (priority inheritance under PREEMPT_RT). */
 
+#include <linux/linkage.h>
 #include <linux/lockdep.h>
 #include <linux/types.h>
 #include <preempt/mutex.h>

@@ -15,7 +15,9 @@
 #include <stdarg.h>
 #include <linux/compiler.h>
 #include <linux/kern_levels.h>
+#include <linux/linkage.h>
 #include <linux/ratelimit_types.h>
+#include <linux/hex.h>
 #include <linux/types.h>
 
 /* %pV's argument: a format and its arguments, printed in place. */
@@ -139,11 +141,6 @@ void print_hex_dump(const char *level, const char *prefix_str, int prefix_type,
  */
 int hex_dump_to_buffer(const void *buf, size_t len, int rowsize, int groupsize,
 		       char *linebuf, size_t linebuflen, bool ascii);
-extern const char hex_asc[];
-#define hex_asc_lo(x) hex_asc[((x)&0x0f)]
-#define hex_asc_hi(x) hex_asc[((x)&0xf0) >> 4]
-/** hex_to_bin() - the value of hex digit @ch, or -1. */
-int hex_to_bin(unsigned char ch);
 
 /** dump_stack() is the library's (preempt/debug.h). */
 void dump_stack(void);

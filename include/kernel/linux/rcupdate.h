@@ -8,4 +8,15 @@
 #include <linux/compiler.h>
 #include <preempt/rcupdate.h>
 
+/*
+ * rcu_is_watching() - whether RCU sees this CPU as able to read.  Kernel
+ * code here runs in tasks and in interrupt handlers, which RCU always
+ * watches (a handler on an idle vCPU leaves the idle quiescent state);
+ * only the library's idle loop is unwatched, and it runs no kernel code.
+ */
+static inline bool rcu_is_watching(void)
+{
+	return true;
+}
+
 #endif /* _LINUX_RCUPDATE_H */

@@ -47,6 +47,18 @@ struct kmem_cache *pk_kernel_cache_create(const char *name, unsigned int size,
 	kmem_cache_create(#__struct, sizeof(struct __struct),                  \
 			  __alignof__(struct __struct), (__flags), NULL)
 #define kmem_cache_alloc_node(s, gfp, node) kmem_cache_alloc(s, gfp)
+/*
+ * 6.10's memory allocation profiling: the _noprof functions are the
+ * allocators without the accounting hook, which is all there is here.
+ */
+#define alloc_hooks(call) (call)
+#define kmalloc_noprof(size, gfp) kmalloc(size, gfp)
+#define kmalloc_node_noprof(size, gfp, node) kmalloc(size, gfp)
+#define kzalloc_noprof(size, gfp) kzalloc(size, gfp)
+#define kvmalloc_noprof(size, gfp) kvmalloc(size, gfp)
+#define kvmalloc_node_noprof(size, gfp, node) kvmalloc(size, gfp)
+#define kmem_cache_alloc_noprof(s, gfp) kmem_cache_alloc(s, gfp)
+#define kmem_cache_alloc_node_noprof(s, gfp, node) kmem_cache_alloc(s, gfp)
 #define kmem_cache_alloc_lru(s, lru, gfp) kmem_cache_alloc(s, gfp)
 #define kmalloc_node(size, gfp, node) kmalloc(size, gfp)
 #define kzalloc_node(size, gfp, node) kzalloc(size, gfp)

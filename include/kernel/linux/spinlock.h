@@ -11,6 +11,7 @@
 
 #include <linux/bottom_half.h>
 #include <linux/compiler.h>
+#include <linux/linkage.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/preempt.h>
@@ -32,8 +33,15 @@
 #define spin_is_contended(lock) ((void)(lock), 0)
 #define raw_spin_is_contended(lock) ((void)(lock), 0)
 #define spin_needbreak(lock) need_resched()
-#define atomic_dec_and_lock(atomic, lock) pk_atomic_dec_and_lock(atomic, lock)
-/** atomic_dec_and_lock() - decrement; take @lock and return 1 at 0. */
-int pk_atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock);
+/**
+ * atomic_dec_and_lock() - decrement; at 0 return 1 with @lock held, else 0.
+ * Task context (or wherever @lock may be taken).
+ */
+int _atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock);
+int _atomic_dec_and_lock_irqsave(atomic_t *atomic, spinlock_t *lock,
+				 unsigned long *flags);
+#define atomic_dec_and_lock(atomic, lock) _atomic_dec_and_lock(atomic, lock)
+#define atomic_dec_and_lock_irqsave(atomic, lock, flags)                       \
+	_atomic_dec_and_lock_irqsave(atomic, lock, &(flags))
 
 #endif /* _LINUX_SPINLOCK_H */

@@ -24,6 +24,17 @@ const char *kstrdup_const(const char *s, gfp_t gfp);
 void kfree_const(const void *x);
 /** kmemdup() - a kmalloc()ed copy of @len bytes at @src. */
 void *kmemdup(const void *src, size_t len, gfp_t gfp) __malloc;
+/** skip_spaces() - @str after its leading white space.  Any context. */
+char *skip_spaces(const char *str);
+/** strim() - cut @s's trailing white space; returns @s past its leading. */
+char *strim(char *s);
+/*
+ * argv_split() - @str's white-space separated words as a NULL-terminated,
+ * allocated vector (the count in *@argcp), freed with argv_free();
+ * lib/argv_split.c.  Where @gfp may allocate.
+ */
+char **argv_split(gfp_t gfp, const char *str, int *argcp);
+void argv_free(char **argv);
 /** memchr_inv() - the first byte in @start not equal to @c, or NULL. */
 void *memchr_inv(const void *start, int c, size_t bytes);
 /** sysfs_streq() - equal, ignoring one trailing newline on either side. */
