@@ -26,7 +26,12 @@ static DEFINE_SPINLOCK(lock);
 static long shared[8];
 static long rounds = 20000;
 
-#define LOAD(x) ({ __typeof__(x) __v = (x); pk_sim_hook(PK_SIM_ACCESS); __v; })
+#define LOAD(x)                                                                \
+	({                                                                     \
+		__typeof__(x) __v = (x);                                       \
+		pk_sim_hook(PK_SIM_ACCESS);                                    \
+		__v;                                                           \
+	})
 #define STORE(x, v)                                                            \
 	do {                                                                   \
 		pk_sim_hook(PK_SIM_ACCESS);                                    \
@@ -96,8 +101,9 @@ int main(int argc, char **argv)
 	printf("workload: %d tasks on 2 vCPUs, %ld rounds each (spinlock, "
 	       "4 accesses, cond_resched())\n",
 	       TASKS, rounds);
-	printf("%-34s %12.1f ms  %10.1f ns/round\n", "real threads (full model)",
-	       real_s * 1e3, real_s * 1e9 / (double)(rounds * TASKS));
+	printf("%-34s %12.1f ms  %10.1f ns/round\n",
+	       "real threads (full model)", real_s * 1e3,
+	       real_s * 1e9 / (double)(rounds * TASKS));
 	printf("%-34s %12.1f ms  %10.1f ns/round\n",
 	       "simulated (PREEMPT_SIM=1, random)", sim_s * 1e3,
 	       sim_s * 1e9 / (double)(rounds * TASKS));

@@ -25,7 +25,8 @@ struct sim_opts {
 	const char *strategy; /* NULL: random (the default) */
 	int jobs;
 	int timeout_s;
-	int dfs_bound; /* strategy "dfs": deviations per schedule */
+	int dfs_bound;	   /* strategy "dfs": deviations per schedule */
+	const char *trace; /* the failing run's trace, Chrome JSON */
 	bool reduce;
 	char **argv;
 };
@@ -48,8 +49,9 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: preempt sim [--seeds A-B] [--strategy random|pct:D[:K]|"
 		"dfs[:B]]\n"
-		"                   [--jobs N] [--timeout S] [--no-reduce] -- "
-		"PROGRAM [ARG...]\n");
+		"                   [--jobs N] [--timeout S] [--no-reduce] "
+		"[--trace FILE]\n"
+		"                   -- PROGRAM [ARG...]\n");
 	return CLI_EXIT_USAGE;
 }
 
@@ -152,6 +154,8 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 					"--strategy %s: expected random, "
 					"pct:D[:K] or dfs[:B]",
 					o->strategy);
+		} else if (!strcmp(a, "--trace")) {
+			o->trace = argv[++i];
 		} else if (!strcmp(a, "--jobs")) {
 			if (!parse_int(argv[++i], 1, MAX_JOBS, &o->jobs))
 				return cli_usage_error(
@@ -359,6 +363,20 @@ static void print_log_tail(const char *log, int lines)
 	printf("---\n");
 }
 
+/* The reproduction once more, with its trace written (docs/sim.md). */
+static void write_trace(const struct sim_opts *o, const char *spec)
+{
+	struct outcome out;
+
+	setenv("PREEMPT_SIM_TRACE", o->trace, 1);
+	run_one(o, spec, &out);
+	unsetenv("PREEMPT_SIM_TRACE");
+	free(out.log);
+	printf("sim: the failing run's trace is in %s (Chrome trace-event "
+	       "JSON: open it in Perfetto)\n",
+	       o->trace);
+}
+
 static int report_failure(const struct sim_opts *o, unsigned long long seed,
 			  struct outcome *out)
 {
@@ -377,6 +395,8 @@ static int report_failure(const struct sim_opts *o, unsigned long long seed,
 	}
 	print_log_tail(out->log ? out->log : "", 40);
 	spec_of(spec, sizeof(spec), seed, o->strategy, limit);
+	if (o->trace)
+		write_trace(o, spec);
 	printf("reproduce with PREEMPT_SIM=%s\n", spec);
 	free(out->log);
 	return 1;

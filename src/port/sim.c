@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -113,6 +114,19 @@ static struct {
 } sim = {.limit = -1};
 
 static struct part parts[PK_SIM_MAX_PARTS];
+
+/*
+ * $PREEMPT_SIM_TRACE: the run as Chrome trace-event JSON (Perfetto opens
+ * it): a "run" slice per participant while it holds the baton, an instant
+ * per event, on the virtual clock.  Streamed through a buffer with
+ * write(2), so a run that aborts leaves a trace whose missing closing
+ * bracket the format allows.
+ */
+static struct {
+	int fd;
+	size_t len;
+	char buf[32768];
+} trace = {.fd = -1};
 static __thread int self_id = -1;
 
 static const char *const ev_names[PK_SIM_EV_NR] = {
@@ -191,6 +205,101 @@ static void hash_str(const char *s)
 	}
 }
 
+static void trace_flush(void)
+{
+	const char *p = trace.buf;
+
+	while (trace.len) {
+		ssize_t n = write(trace.fd, p, trace.len);
+
+		if (n <= 0)
+			break;
+		p += n;
+		trace.len -= (size_t)n;
+	}
+	trace.len = 0;
+}
+
+static void trace_put(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (trace.len + n > sizeof(trace.buf))
+		trace_flush();
+	memcpy(trace.buf + trace.len, s, n);
+	trace.len += n;
+}
+
+/* A name in a JSON string: quotes, backslashes and controls dropped. */
+static void trace_put_name(const char *s)
+{
+	char c[2] = "";
+
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			continue;
+		c[0] = *s;
+		trace_put(c);
+	}
+}
+
+/* One trace event: @ph "B", "E", "i" or "M" (a thread's name). */
+static void trace_ev(const char *ph, int tid, const char *name,
+		     const char *what)
+{
+	char num[24];
+	long long ns = sim.now - SIM_CLOCK_BASE;
+
+	if (trace.fd < 0)
+		return;
+	trace_put("{\"ph\":\"");
+	trace_put(ph);
+	trace_put("\",\"pid\":1,\"tid\":");
+	fmt_u(num, (unsigned)tid, 10);
+	trace_put(num);
+	trace_put(",\"ts\":");
+	fmt_u(num, (unsigned long long)ns / 1000, 10);
+	trace_put(num);
+	trace_put(".");
+	fmt_u(num, (unsigned long long)ns % 1000 + 1000, 10);
+	trace_put(num + 1); /* three digits */
+	if (*ph == 'i')
+		trace_put(",\"s\":\"t\"");
+	trace_put(*ph == 'M' ? ",\"name\":\"thread_name\",\"args\":{\"name\":\""
+			     : ",\"name\":\"");
+	trace_put_name(name);
+	if (what && *what) {
+		trace_put(" ");
+		trace_put_name(what);
+	}
+	trace_put(*ph == 'M' ? "\"}},\n" : "\"},\n");
+}
+
+static void trace_open(void)
+{
+	const char *path = getenv("PREEMPT_SIM_TRACE");
+
+	if (!path || !*path || trace.fd >= 0)
+		return;
+	trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (trace.fd < 0) {
+		fprintf(stderr, "preempt: PREEMPT_SIM_TRACE=%s: %s\n", path,
+			strerror(errno));
+		exit(2);
+	}
+	trace_put("[\n");
+}
+
+static void trace_close(void)
+{
+	if (trace.fd < 0)
+		return;
+	trace_put("{}]\n");
+	trace_flush();
+	close(trace.fd);
+	trace.fd = -1;
+}
+
 void pk_sim_event(enum pk_sim_event ev, int arg, const char *what)
 {
 	struct ring_ev *r = &sim.ring[sim.nring++ % SIM_RING];
@@ -207,6 +316,8 @@ void pk_sim_event(enum pk_sim_event ev, int arg, const char *what)
 	r->part = self_id;
 	r->arg = arg;
 	snprintf(r->what, sizeof(r->what), "%s", what ? what : "");
+	if (ev != PK_SIM_EV_SWITCH && self_id >= 0)
+		trace_ev("i", self_id, ev_names[ev], what);
 }
 
 /* ---- $PREEMPT_SIM: seed[,random|pct:D[:K]|dfs:I.J...][,limit=N] ---- */
@@ -362,6 +473,7 @@ static void sim_footer(int status)
 	if (!sim.ran)
 		return;
 	sim.ran = 0;
+	trace_close();
 	out_summary();
 	if (status) {
 		out_events();
@@ -421,6 +533,8 @@ static void hand_to(int next)
 	sim.run_streak = 0;
 	sim.nswitch++;
 	pk_sim_event(PK_SIM_EV_SWITCH, next, parts[next].name);
+	trace_ev("E", me, "run", NULL);
+	trace_ev("B", next, "run", NULL);
 	give_turn(next);
 	wait_turn(me);
 }
@@ -448,6 +562,7 @@ void pk_sim_add(int id, const char *name)
 	parts[id].go = 0;
 	parts[id].prio = (int)(sim.pct_depth + 1 + rng_below(1000));
 	snprintf(parts[id].name, sizeof(parts[id].name), "%s", name);
+	trace_ev("M", id, parts[id].name, NULL);
 }
 
 void pk_sim_join(int id)
@@ -476,7 +591,9 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 	memset(parts, 0, sizeof(parts));
 	sim.nparts = 0;
 	initial_pct();
+	trace_open();
 	pk_sim_add(0, "main");
+	trace_ev("B", 0, "run", NULL);
 	self_id = 0;
 	sim.turn = 0;
 	if (!registered) {
@@ -885,5 +1002,7 @@ void pk_sim_leave(void)
 	while ((next = pick_other(me)) < 0)
 		if (!advance_to_next_event())
 			deadlock();
+	trace_ev("E", me, "run", NULL);
+	trace_ev("B", next, "run", NULL);
 	give_turn(next);
 }

@@ -232,9 +232,51 @@ static void malformed_spec_is_a_usage_error(void **state)
 	}
 }
 
+static bool read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return true;
+}
+
+/* $PREEMPT_SIM_TRACE: Chrome JSON, the same bytes on a replay. */
+static void trace_is_json_and_replays(void **state)
+{
+	static char a[1 << 20], b[1 << 20];
+	char path[2][64];
+	struct result *r = res();
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path[i], sizeof(path[i]), "/tmp/sim-trace-%d-%d.json",
+			 (int)getpid(), i);
+		setenv("PREEMPT_SIM_TRACE", path[i], 1);
+		run_prog(SIM_RACE, "4", r);
+		unsetenv("PREEMPT_SIM_TRACE");
+	}
+	assert_true(read_file(path[0], a, sizeof(a)));
+	assert_true(read_file(path[1], b, sizeof(b)));
+	unlink(path[0]);
+	unlink(path[1]);
+	assert_string_equal(a, b);
+	assert_memory_equal(a, "[\n", 2);
+	assert_non_null(strstr(a, "\"args\":{\"name\":\"vcpu/1\"}"));
+	assert_non_null(strstr(a, "\"ph\":\"B\",\"pid\":1,\"tid\":1,"));
+	assert_non_null(strstr(a, "\"name\":\"switch\"") ? a
+							 : strstr(a, "run"));
+	assert_string_equal(a + strlen(a) - 4, "{}]\n");
+}
+
 /* `preempt sim` */
 static void tool_finds_reduces_and_reproduces(void **state)
 {
+	static char trace_path[64];
 	struct result *r = res(), *again = res();
 	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
 			(char *)"sim",
@@ -242,19 +284,33 @@ static void tool_finds_reduces_and_reproduces(void **state)
 			(char *)"1-50",
 			(char *)"--jobs",
 			(char *)"2",
+			(char *)"--trace",
+			trace_path,
 			(char *)"--",
 			PROG(SIM_RACE),
 			NULL};
-	char spec[64];
-	const char *p;
+	char spec[64], head[4] = "";
+	const char *p, *q;
+	FILE *f;
 
 	(void)state;
+	snprintf(trace_path, sizeof(trace_path), "/tmp/sim-tool-%d.json",
+		 (int)getpid());
 	run(NULL, argv, r);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->out, "sim: the first "));
-	p = strstr(r->out, "reproduce with PREEMPT_SIM=");
+	/* The tool's own line is the last one (the run's output is above). */
+	for (p = NULL, q = r->out;
+	     (q = strstr(q, "reproduce with PREEMPT_SIM=")); q++)
+		p = q;
 	assert_non_null(p);
 	sscanf(p + strlen("reproduce with PREEMPT_SIM="), "%63s", spec);
+	f = fopen(trace_path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(head, sizeof(head), f));
+	fclose(f);
+	unlink(trace_path);
+	assert_string_equal(head, "[\n");
 	assert_non_null(strstr(spec, ",limit="));
 	/* The reduced schedule fails on its own. */
 	run_prog(SIM_RACE, spec, again);
@@ -330,6 +386,7 @@ int main(void)
 		cmocka_unit_test(time_is_virtual),
 		cmocka_unit_test(strategies_replay_too),
 		cmocka_unit_test(malformed_spec_is_a_usage_error),
+		cmocka_unit_test(trace_is_json_and_replays),
 		cmocka_unit_test(tool_finds_reduces_and_reproduces),
 		cmocka_unit_test(tool_passes_the_fixed_program),
 		cmocka_unit_test(tool_exhaustive_search_finds_the_race),
