@@ -27,11 +27,13 @@ found="01_lost_wakeup 02_percpu_rmw 03_irq_lock 04_check_then_act
 09_counter_softirq 10_completion_reinit 11_timer_del_race 12_lazy_init"
 if [ $quick = 1 ]; then buggy_seeds=1-20 fixed_seeds=1-20
 else buggy_seeds=1-1000 fixed_seeds=1-100000; fi
-fail=0
+fail=0 nprogs=0
 for prog in "$dir"/sim_[0-9][0-9]_*; do
+	[ -x "$prog" ] || continue
 	name=$(basename "$prog")
 	case $name in *_fixed) continue ;; esac
 	short=${name#sim_}
+	nprogs=$((nprogs + 1))
 	expect_found=0
 	grep -qw "$short" <<<"$found" && expect_found=1
 	if [ $quick = 1 ] && [ $expect_found = 0 ]; then
@@ -67,4 +69,8 @@ for prog in "$dir"/sim_[0-9][0-9]_*; do
 		fail=1
 	fi
 done
+if [ $nprogs = 0 ]; then
+	echo "sim-check: no catalogue programs in $dir (build sim_catalogue)" >&2
+	exit 1
+fi
 exit $fail
