@@ -28,6 +28,8 @@ struct sim_opts {
 	int dfs_bound;	   /* strategy "dfs": deviations per schedule */
 	const char *trace; /* the failing run's trace, Chrome JSON */
 	bool reduce;
+	bool keep_going; /* count every failing seed instead of stopping */
+	int seconds;	 /* stop starting seeds after this long; 0: never */
 	char **argv;
 };
 
@@ -51,6 +53,7 @@ static int usage(void)
 		"dfs[:B]]\n"
 		"                   [--jobs N] [--timeout S] [--no-reduce] "
 		"[--trace FILE]\n"
+		"                   [--keep-going] [--seconds S]\n"
 		"                   -- PROGRAM [ARG...]\n");
 	return CLI_EXIT_USAGE;
 }
@@ -139,6 +142,10 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 			o->reduce = false;
 			continue;
 		}
+		if (!strcmp(a, "--keep-going")) {
+			o->keep_going = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return cli_usage_error("sim", "%s needs a value", a);
 		if (!strcmp(a, "--seeds")) {
@@ -154,6 +161,11 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 					"--strategy %s: expected random, "
 					"pct:D[:K] or dfs[:B]",
 					o->strategy);
+		} else if (!strcmp(a, "--seconds")) {
+			if (!parse_int(argv[++i], 1, 86400, &o->seconds))
+				return cli_usage_error(
+					"sim", "--seconds %s: expected seconds",
+					argv[i]);
 		} else if (!strcmp(a, "--trace")) {
 			o->trace = argv[++i];
 		} else if (!strcmp(a, "--jobs")) {
@@ -442,12 +454,14 @@ static int run_seeds(const struct sim_opts *o)
 {
 	struct run runs[MAX_JOBS] = {0};
 	unsigned long long next = o->first, done = 0, total_decisions = 0;
+	unsigned long long nfailed = 0, first_failed = 0;
 	double t0 = now_s();
 	struct outcome out;
 	int which;
 
 	for (;;) {
-		while (next <= o->last) {
+		while (next <= o->last &&
+		       (!o->seconds || now_s() - t0 < o->seconds)) {
 			int slot = -1;
 			char spec[160];
 
@@ -468,13 +482,24 @@ static int run_seeds(const struct sim_opts *o)
 		total_decisions += out.decisions;
 		cli_progress("sim: %llu of %llu seeds", done,
 			     o->last - o->first + 1);
-		if (failed(&out)) {
+		if (failed(&out) && o->keep_going) {
+			unsigned long long seed = seed_of(&runs[which]);
+
+			if (!nfailed++ || seed < first_failed)
+				first_failed = seed;
+		} else if (failed(&out)) {
 			cli_progress_clear();
 			return first_failure(o, runs, &out, which);
 		}
 		free(out.log);
 	}
 	cli_progress_clear();
+	if (nfailed) {
+		printf("sim: %llu of %llu seeds failed (the lowest: %llu), in "
+		       "%.1f s\n",
+		       nfailed, done, first_failed, now_s() - t0);
+		return 1;
+	}
 	printf("sim: %llu seeds passed (%llu-%llu), %llu decisions, %.0f "
 	       "decisions/s\n",
 	       done, o->first, o->last, total_decisions,
