@@ -351,12 +351,36 @@ static void tool_exhaustive_search_finds_the_race(void **state)
 	assert_non_null(strstr(r->out, "reproduce with PREEMPT_SIM=0,dfs:"));
 }
 
+static void tool_keep_going_counts_failing_seeds(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)PREEMPT_TOOL_PATH,
+			(char *)"sim",
+			(char *)"--seeds",
+			(char *)"1-6",
+			(char *)"--keep-going",
+			(char *)"--",
+			PROG(SIM_RACE),
+			NULL};
+	unsigned long failed = 0, total = 0;
+	const char *p;
+
+	(void)state;
+	run(NULL, argv, r);
+	assert_int_equal(r->status, 1);
+	p = strstr(r->out, "sim: ");
+	assert_non_null(p);
+	assert_int_equal(
+		sscanf(p, "sim: %lu of %lu seeds failed", &failed, &total), 2);
+	assert_int_equal(total, 6);
+	assert_true(failed >= 1 && failed <= 6);
+}
+
 static void tool_bad_input_exits_2(void **state)
 {
 	static const char *const bad[][3] = {
-		{"--seeds", "9-1", "--"},
-		{"--strategy", "fifo", "--"},
-		{"--jobs", "0", "--"},
+		{"--seeds", "9-1", "--"}, {"--strategy", "fifo", "--"},
+		{"--jobs", "0", "--"},	  {"--seconds", "x", "--"},
 		{"--", NULL, NULL},
 	};
 
@@ -390,6 +414,7 @@ int main(void)
 		cmocka_unit_test(tool_finds_reduces_and_reproduces),
 		cmocka_unit_test(tool_passes_the_fixed_program),
 		cmocka_unit_test(tool_exhaustive_search_finds_the_race),
+		cmocka_unit_test(tool_keep_going_counts_failing_seeds),
 		cmocka_unit_test(tool_bad_input_exits_2),
 	};
 
