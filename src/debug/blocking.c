@@ -24,6 +24,7 @@
 #include "blocking.h"
 #include "blocking_sigs.h"
 #include "report.h"
+#include "../port/sim.h"
 
 #define __report __attribute__((noinline, cold))
 
@@ -226,6 +227,17 @@ static __report void pk_splat_blocking(enum pk_blocking_fn fn, unsigned long ip)
 		       preempt_model_str(preempt_model()));
 	pk_rbuf_backtrace(&buf);
 	pk_report_emit(PK_REPORT_BLOCKING, name, 0, &buf);
+}
+
+void pk_blocking_sim_note(enum pk_blocking_fn fn, unsigned long ip)
+{
+	char what[96];
+
+	if (*pk_host_calls_here() || in_ranges(lib_ranges, nr_lib_ranges, ip))
+		return;
+	snprintf(what, sizeof(what), "%s() waits on the host's clock",
+		 blk_names[fn]);
+	pk_sim_note_nondeterminism(what);
 }
 
 void pk_blocking_slow(enum pk_blocking_fn fn, unsigned long ip)

@@ -89,9 +89,35 @@ static inline void *pk_blocking_real(enum pk_blocking_fn fn)
 	return __builtin_expect(p != NULL, 1) ? p : pk_blocking_resolve(fn);
 }
 
+/* Waits on the host's clock: a simulated run cannot replay them. */
+static inline bool pk_blocking_host_timed(enum pk_blocking_fn fn)
+{
+	switch (fn) {
+	case PK_BLK_nanosleep:
+	case PK_BLK_clock_nanosleep:
+	case PK_BLK_usleep:
+	case PK_BLK_sleep:
+	case PK_BLK_poll:
+	case PK_BLK_select:
+	case PK_BLK_epoll_wait:
+	case PK_BLK_pthread_cond_timedwait:
+	case PK_BLK_sem_timedwait:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A program's host-timed call in a simulation: noted (docs/sim.md). */
+__pk_hidden void pk_blocking_sim_note(enum pk_blocking_fn fn, unsigned long ip);
+
 static inline __attribute__((always_inline)) void
 pk_blocking_check(enum pk_blocking_fn fn, unsigned long ip)
 {
+	if (__builtin_expect(__atomic_load_n(&pk_sim_on, __ATOMIC_RELAXED),
+			     0) &&
+	    pk_blocking_host_timed(fn))
+		pk_blocking_sim_note(fn, ip);
 	if (__builtin_expect(!pk_blocking_quiet(fn), 0))
 		pk_blocking_slow(fn, ip);
 }

@@ -107,6 +107,8 @@ static struct {
 	unsigned long steps, choices, deviations, spin_streak, run_streak;
 	unsigned long long hash;
 	unsigned long nswitch, npreempt, nirq, ntimer;
+	unsigned long nnondet; /* host calls the run cannot replay */
+	unsigned long long nondet_seen[16];
 	struct vtimer timers[SIM_TIMERS];
 	long long timer_min;
 	struct ring_ev ring[SIM_RING];
@@ -439,7 +441,13 @@ static void out_summary(void)
 	out_u(sim.nirq, 10);
 	out(" interrupts, virtual time ");
 	out_u((unsigned long long)(sim.now - SIM_CLOCK_BASE) / 1000, 10);
-	out(" us\nsim: trace hash ");
+	out(" us");
+	if (sim.nnondet) {
+		out(", ");
+		out_u(sim.nnondet, 10);
+		out(" kinds of nondeterministic host call");
+	}
+	out("\nsim: trace hash ");
 	out_u(sim.hash, 16);
 	out("\n");
 }
@@ -492,6 +500,24 @@ static void abort_footer(int sig)
 	sim_footer(1);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+void pk_sim_note_nondeterminism(const char *what)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned int n = sim.nnondet < 16 ? (unsigned int)sim.nnondet : 16;
+
+	for (const char *p = what; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	for (unsigned int i = 0; i < n; i++)
+		if (sim.nondet_seen[i] == h)
+			return;
+	if (sim.nnondet < 16)
+		sim.nondet_seen[sim.nnondet] = h;
+	sim.nnondet++;
+	out("sim: nondeterminism: ");
+	out(what);
+	out(" (the replay may differ)\n");
 }
 
 void pk_sim_fail(const char *why)

@@ -93,5 +93,8 @@ void pk_sim_port_point(int kind);
 bool pk_sim_choose_preempt(void);
 void pk_sim_event(enum pk_sim_event ev, int arg, const char *what);
 void pk_sim_fail(const char *why) __attribute__((noreturn));
+/* The program made a host call the simulation cannot replay: say so,
+ * once per kind, and count it in the footer. */
+void pk_sim_note_nondeterminism(const char *what);
 
 #endif /* PK_PORT_SIM_H */

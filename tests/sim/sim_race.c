@@ -5,9 +5,12 @@
  * -DFIXED takes a spinlock around the update.  Exit 0: no update lost;
  * exit 1: lost.  With "sleep" as argument, a task first sleeps 1000 jiffies
  * (virtual time) and the program prints how long that took by ktime_get().
+ * With "usleep", main sleeps on the host's clock once (nondeterminism the
+ * simulation notes).
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <preempt/hrtimer.h>
 #include <preempt/sched.h>
@@ -69,6 +72,8 @@ int main(int argc, char **argv)
 	if (machine_boot(&cfg))
 		return 3;
 	start = ktime_get();
+	if (argc > 1 && !strcmp(argv[1], "usleep"))
+		usleep(100);
 	if (sleep) {
 		t[0] = kthread_run(sleeper, NULL, "sleeper");
 		kthread_stop(t[0]);

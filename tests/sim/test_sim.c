@@ -199,6 +199,22 @@ static void time_is_virtual(void **state)
 	assert_true(slept < 1100000);
 }
 
+static void host_sleep_is_noted_as_nondeterminism(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)SIM_RACE, (char *)"usleep", NULL};
+
+	(void)state;
+	run("3", argv, r);
+	assert_non_null(strstr(r->out, "sim: nondeterminism: usleep() waits on "
+				       "the host's clock"));
+	assert_non_null(
+		strstr(r->out, "1 kinds of nondeterministic host call"));
+	/* Without the call, nothing is noted. */
+	run_prog(SIM_RACE, "3", r);
+	assert_null(strstr(r->out, "nondeterminism"));
+}
+
 static void strategies_replay_too(void **state)
 {
 	static const char *const specs[] = {"5,pct:3", "5,pct:2:500",
@@ -408,6 +424,7 @@ int main(void)
 		cmocka_unit_test(fixed_race_passes_every_seed),
 		cmocka_unit_test(deadlock_is_reported),
 		cmocka_unit_test(time_is_virtual),
+		cmocka_unit_test(host_sleep_is_noted_as_nondeterminism),
 		cmocka_unit_test(strategies_replay_too),
 		cmocka_unit_test(malformed_spec_is_a_usage_error),
 		cmocka_unit_test(trace_is_json_and_replays),
