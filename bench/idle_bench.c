@@ -12,6 +12,12 @@
  * to the woken task running: on the same vCPU, on an idle second vCPU
  * (which polls, then sleeps in the host), beside a host futex wake between
  * two threads; then wake-ups per second between two vCPUs ping-ponging.
+ *
+ * Part 3 (target 4, busy): both vCPUs busy (a spinning normal task under
+ * the woken ones, which are SCHED_FIFO), so every wake-up needs the IPI:
+ * the p50 wake-to-run and the wake-ups per second of one waker flooding
+ * 16 sleepers on the other vCPU, with the wake list (the default) beside
+ * the same run with it off (the waker locks the other runqueue).
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -49,13 +55,16 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int wake_list = 1; /* machine_config.wake_list of the next boot */
+
 static void boot(int cpus, int nohz, int poll_us)
 {
 	struct machine_config cfg = {.nr_cpus = cpus,
 				     .hz = 1000,
 				     .model = PREEMPT_MODEL_FULL,
 				     .nohz = nohz,
-				     .idle_poll_us = poll_us};
+				     .idle_poll_us = poll_us,
+				     .wake_list = wake_list};
 
 	if (machine_boot(&cfg)) {
 		fprintf(stderr, "bench_idle: machine_boot failed\n");
@@ -340,6 +349,168 @@ static void part2(long ms, int n)
 	       wps_poll, wps_nopoll, wps_poll >= 2e6 ? "met" : "NOT met");
 }
 
+/* ---- part 3: wake-ups between two busy vCPUs ---- */
+
+#define FLOOD_TASKS 16
+
+static long flood_runs;
+
+/* Keeps its vCPU busy under the SCHED_FIFO tasks. */
+static int spinner(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	return 0;
+}
+
+static int flood_sleeper(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+			schedule();
+		__set_current_state(TASK_RUNNING);
+		__atomic_add_fetch(&flood_runs, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static struct task_struct *flood_task[FLOOD_TASKS];
+
+/* Wakes every sleeper that sleeps, round and round. */
+static int flooder(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		for (int i = 0; i < FLOOD_TASKS; i++)
+			if (__atomic_load_n(&flood_task[i]->__state,
+					    __ATOMIC_ACQUIRE) &
+			    TASK_INTERRUPTIBLE)
+				wake_up_process(flood_task[i]);
+	return 0;
+}
+
+static struct task_struct *start_bound(int (*fn)(void *), void *arg,
+				       const char *name, int cpu, bool fifo)
+{
+	struct task_struct *t = kthread_create(fn, arg, "%s", name);
+
+	kthread_bind(t, cpu);
+	if (fifo)
+		sched_set_fifo(t);
+	get_task_struct(t);
+	wake_up_process(t);
+	return t;
+}
+
+static void stop_put(struct task_struct *t)
+{
+	kthread_stop(t);
+	put_task_struct(t);
+}
+
+/* Wakes/s from a busy vCPU 0 to FLOOD_TASKS sleepers on a busy vCPU 1. */
+static double flood_wakes_per_s(long ms, unsigned long *ipis, double *batch)
+{
+	struct task_struct *spin[2], *w;
+	long t0, t1, c0, c1;
+
+	boot(2, 0, 0);
+	done = 0;
+	flood_runs = 0;
+	spin[0] = start_bound(spinner, NULL, "spin0", 0, false);
+	spin[1] = start_bound(spinner, NULL, "spin1", 1, false);
+	for (int i = 0; i < FLOOD_TASKS; i++)
+		flood_task[i] =
+			start_bound(flood_sleeper, NULL, "flood", 1, true);
+	usleep(20000);
+	*ipis = pk_sched_cpu_stats(1).nr_switches;
+	w = start_bound(flooder, NULL, "flooder", 0, true);
+	c0 = __atomic_load_n(&flood_runs, __ATOMIC_RELAXED);
+	t0 = now_ns();
+	usleep(ms * 1000);
+	c1 = __atomic_load_n(&flood_runs, __ATOMIC_RELAXED);
+	t1 = now_ns();
+	*ipis = pk_sched_cpu_stats(1).nr_switches - *ipis;
+	{
+		struct pk_sched_stats st = pk_sched_cpu_stats(1);
+
+		*batch = st.wake_batches ? (double)st.wake_list_tasks /
+						   (double)st.wake_batches
+					 : 0;
+	}
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	stop_put(w);
+	for (int i = 0; i < FLOOD_TASKS; i++) {
+		wake_up_process(flood_task[i]);
+		stop_put(flood_task[i]);
+	}
+	stop_put(spin[0]);
+	stop_put(spin[1]);
+	machine_shutdown();
+	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+}
+
+/* p50 wake-to-run of a SCHED_FIFO sleeper on a busy vCPU 1. */
+static long busy_wake_p50(int n)
+{
+	struct task_struct *spin, *w;
+
+	boot(2, 0, 0);
+	nr_samples = 0;
+	want_samples = n;
+	done = 0;
+	sleeper_ready = 0;
+	spin = start_bound(spinner, NULL, "spin1", 1, false);
+	sleeper_task = start_bound(sleeper, NULL, "sleeper", 1, true);
+	w = start_bound(waker, (void *)20000L, "waker", 0, true);
+	stop_put(w);
+	stop_put(sleeper_task);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	stop_put(spin);
+	machine_shutdown();
+	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
+	return nr_samples ? samples[nr_samples / 2] : -1;
+}
+
+static void part3(long ms, int n)
+{
+	long p50[2];
+	double wps[2];
+	unsigned long sw[2];
+	double batch[2];
+
+	printf("\n== part 3: wake-ups between two busy vCPUs ==\n");
+	printf("Both vCPUs run a spinning normal task; the woken tasks are "
+	       "SCHED_FIFO on vCPU 1.  p50 of %d wakes 20 us apart, then "
+	       "one waker on vCPU 0 flooding %d sleepers for %ld ms.\n",
+	       n, FLOOD_TASKS, ms);
+	for (int on = 1; on >= 0; on--) {
+		wake_list = on ? 1 : -1;
+		p50[on] = busy_wake_p50(n);
+		wps[on] = flood_wakes_per_s(ms, &sw[on], &batch[on]);
+	}
+	wake_list = 1;
+	printf("%-30s %10s %12s %16s %12s\n", "remote wake-up", "p50 ns",
+	       "wakes/s", "vCPU 1 switches", "wakes/batch");
+	printf("%-30s %10ld %12.0f %16lu %12.1f\n", "wake list (default)",
+	       p50[1], wps[1], sw[1], batch[1]);
+	printf("%-30s %10ld %12.0f %16lu %12s\n", "no wake list (lock the rq)",
+	       p50[0], wps[0], sw[0], "-");
+	printf("@verdict target=4; what=p50 wake-up, busy vCPU to busy vCPU, "
+	       "wake list vs locking the rq; ours=%ld ns; anchor=%ld ns; "
+	       "ratio=%.2f; verdict=%s\n",
+	       p50[1], p50[0], (double)p50[1] / (double)p50[0],
+	       p50[1] >= 0 && p50[1] <= 2000 ? "met" : "missed");
+	printf("@verdict target=4; what=wakes/s, busy vCPU to %d sleepers on "
+	       "a busy vCPU, wake list vs locking the rq; ours=%.0f/s; "
+	       "anchor=%.0f/s; ratio=%.2f; verdict=%s\n",
+	       FLOOD_TASKS, wps[1], wps[0], wps[1] / wps[0],
+	       wps[1] >= 2e6 ? "met" : "missed");
+}
+
 int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? atol(argv[1]) : 3000;
@@ -350,7 +521,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("BENCH_IDLE_PARTS") &&
+	    !strcmp(getenv("BENCH_IDLE_PARTS"), "3")) {
+		part3(ms, n);
+		return 0;
+	}
 	part1(ms);
 	part2(ms, n);
+	part3(ms, n);
 	return 0;
 }

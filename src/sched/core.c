@@ -213,8 +213,10 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 /* The reschedule IPI, in hardirq context on the target. */
 void pk_resched_ipi(struct rq *rq)
 {
-	int want =
-		__atomic_exchange_n(&rq->resched_remote, 0, __ATOMIC_SEQ_CST);
+	int want;
+
+	pk_ttwu_pending(rq);
+	want = __atomic_exchange_n(&rq->resched_remote, 0, __ATOMIC_SEQ_CST);
 
 	if (want == 2 || (want == 1 && !preempt_model_lazy()))
 		set_preempt_need_resched();
@@ -757,6 +759,86 @@ static void wait_off_cpu(struct task_struct *p)
 	}
 }
 
+/*
+ * ---- the wake list (the kernel's ttwu_queue) ----
+ *
+ * A wake-up for another CPU pushes the task on that CPU's list without
+ * taking its runqueue lock; the push that finds the list empty kicks the
+ * CPU (one IPI for the batch), and the CPU queues the whole batch under
+ * its own lock, with interrupts off.
+ */
+static bool wake_list_on = true;
+
+void pk_wake_list_configure(bool on)
+{
+	__atomic_store_n(&wake_list_on, on, __ATOMIC_RELAXED);
+}
+
+/* True if the list was empty: the caller owes the kick. */
+static bool wake_list_push(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *head =
+		__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED);
+
+	do
+		p->pk_wake_next = head;
+	while (!__atomic_compare_exchange_n(&rq->wake_list, &head, p, true,
+					    __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED));
+	return !head;
+}
+
+static void ttwu_queue_remote(struct task_struct *p, int cpu)
+{
+	struct rq *rq = pk_cpu_rq(cpu);
+
+	/* Where a lock_task_rq() looks for it while it is in flight. */
+	__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELEASE);
+	if (!wake_list_push(rq, p))
+		return;
+	/* Bumped before the polling test: see idle_poll(). */
+	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
+		return;
+	/* Asleep in the host: the futex.  Otherwise the IPI, which also
+	 * ends a wait begun after this test (the word moved). */
+	if (__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
+		pk_futex(&rq->idle_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+	else
+		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
+}
+
+/*
+ * Queue what other CPUs woke for @rq; on @rq's own CPU, interrupts off.
+ * The list is last-pushed first: reversed, the batch queues in wake order.
+ */
+void pk_ttwu_pending(struct rq *rq)
+{
+	struct task_struct *p, *next, *fifo = NULL;
+
+	lockdep_assert_irqs_disabled();
+	if (!__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED))
+		return;
+	p = __atomic_exchange_n(&rq->wake_list, NULL, __ATOMIC_SEQ_CST);
+	rq->stats.wake_batches++;
+	for (; p; p = next) {
+		next = p->pk_wake_next;
+		p->pk_wake_next = fifo;
+		fifo = p;
+	}
+	pk_raw_lock(&rq->lock);
+	for (p = fifo; p; p = next) {
+		/* Read first: once queued it may run, sleep and be pushed
+		 * again elsewhere. */
+		next = p->pk_wake_next;
+		rq->stats.wake_list_tasks++;
+		enqueue_task(rq, p, false);
+		pk_trace(sched_wakeup, p, rq->cpu);
+		check_preempt_curr(rq, p);
+	}
+	pk_raw_unlock(&rq->lock);
+}
+
 static int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
 	unsigned long flags;
@@ -788,6 +870,12 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
+	if (wake_list_on && (!pk_this_rq || cpu != pk_this_rq->cpu)) {
+		ttwu_queue_remote(p, cpu);
+		local_irq_restore(flags);
+		preempt_enable();
+		return 1;
+	}
 	rq = pk_cpu_rq(cpu);
 	pk_raw_lock(&rq->lock);
 	p->cpu = cpu;
@@ -973,6 +1061,10 @@ void pk_sched_set_prio(struct task_struct *p, int prio)
 			    TASK_RUNNING)
 			break;
 		pk_raw_unlock(&rq->lock);
+		/* It may be on this CPU's own wake list, whose IPI waits
+		 * for interrupts on. */
+		if (pk_this_rq)
+			pk_ttwu_pending(pk_this_rq);
 		pk_cpu_relax();
 	}
 	if (p != rq->curr && !list_empty(&p->pk_run_node)) {
