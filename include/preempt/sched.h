@@ -83,7 +83,8 @@ struct task_struct {
 	int pk_on_rq;
 	int pk_on_cpu;
 	struct task_struct *pk_wake_next; /* on a remote CPU's wake list */
-	int pk_refs;			  /* get_task_struct() references */
+	int pk_wake_lock;   /* wakers only (the kernel's pi_lock role) */
+	int pk_refs;	    /* get_task_struct() references */
 	int pk_kthread_ref; /* kthread_create()'s reference not yet dropped */
 	struct task_struct *pk_free_next; /* freed later: see put_task_struct */
 	int pk_slice;			  /* ticks left in its time slice */

@@ -729,17 +729,25 @@ static int select_task_rq(struct task_struct *p)
 	return best >= 0 ? best : p->cpu;
 }
 
-/* A host thread's task: claim the wake-up on its state word, then wake it. */
-static int host_wake(struct task_struct *p, unsigned int state)
+/* Claims the wake-up of @p in @state: a racing waker now sees TASK_RUNNING. */
+static bool claim_wakeup(struct task_struct *p, unsigned int state)
 {
 	unsigned int s = __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST);
 
 	do {
 		if (!(s & state))
-			return 0;
+			return false;
 	} while (!__atomic_compare_exchange_n(&p->__state, &s, TASK_RUNNING,
 					      false, __ATOMIC_SEQ_CST,
 					      __ATOMIC_SEQ_CST));
+	return true;
+}
+
+/* A host thread's task: claim the wake-up on its state word, then wake it. */
+static int host_wake(struct task_struct *p, unsigned int state)
+{
+	if (!claim_wakeup(p, state))
+		return 0;
 	pk_futex(&p->__state, FUTEX_WAKE_PRIVATE, 1, NULL);
 	return 1;
 }
@@ -849,29 +857,46 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 		return host_wake(p, state);
 	local_irq_save(flags);
 	preempt_disable_notrace();
-	rq = lock_task_rq(p);
-	if (!(p->__state & state)) {
-		pk_raw_unlock(&rq->lock);
+	pk_raw_lock(&p->pk_wake_lock);
+	if (!(__atomic_load_n(&p->__state, __ATOMIC_SEQ_CST) & state)) {
+		pk_raw_unlock(&p->pk_wake_lock);
 		preempt_enable_no_resched_notrace();
 		local_irq_restore(flags);
 		return 0;
 	}
 	/* Claims the wake-up: a racing one now sees TASK_RUNNING. */
 	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
-	if (p->pk_on_rq) {
-		/* Still current (not asleep yet) or queued: nothing to do. */
+	/*
+	 * Still current (not asleep yet) or queued: nothing to do.  Seen on
+	 * the runqueue, ask again under its lock: a __schedule() that read the
+	 * sleeping state before the claim may be taking it off right now.
+	 */
+	if (__atomic_load_n(&p->pk_on_rq, __ATOMIC_SEQ_CST)) {
+		bool on_rq;
+
+		rq = lock_task_rq(p);
+		on_rq = p->pk_on_rq;
 		pk_raw_unlock(&rq->lock);
-		preempt_enable_no_resched_notrace();
-		local_irq_restore(flags);
-		return 1;
+		if (on_rq) {
+			pk_raw_unlock(&p->pk_wake_lock);
+			preempt_enable_no_resched_notrace();
+			local_irq_restore(flags);
+			return 1;
+		}
 	}
-	pk_raw_unlock(&rq->lock);
 	wait_off_cpu(p);
+	/*
+	 * It may have run since the claim and gone to sleep again (its own
+	 * state store undid the claim): this wake-up is for that sleep, and
+	 * the state says so to the wakers waiting on the lock.
+	 */
+	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
 	if (wake_list_on && (!pk_this_rq || cpu != pk_this_rq->cpu)) {
 		ttwu_queue_remote(p, cpu);
+		pk_raw_unlock(&p->pk_wake_lock);
 		local_irq_restore(flags);
 		preempt_enable();
 		return 1;
@@ -883,6 +908,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	pk_trace(sched_wakeup, p, cpu);
 	check_preempt_curr(rq, p);
 	pk_raw_unlock(&rq->lock);
+	pk_raw_unlock(&p->pk_wake_lock);
 	local_irq_restore(flags);
 	preempt_enable();
 	return 1;
