@@ -162,14 +162,14 @@ static void dequeue_task(struct rq *rq, struct task_struct *p)
 /* The most urgent queued task, or NULL. */
 static struct task_struct *peek_next(struct rq *rq)
 {
-	for (int w = 0; w < 2; w++)
-		if (rq->rt_bitmap[w]) {
-			int prio = w * 64 + __builtin_ctzll(rq->rt_bitmap[w]);
+	/* One test when no real-time task waits, the common case. */
+	if (rq->rt_bitmap[0] | rq->rt_bitmap[1]) {
+		int w = rq->rt_bitmap[0] ? 0 : 1;
+		int prio = w * 64 + __builtin_ctzll(rq->rt_bitmap[w]);
 
-			return list_first_entry(&rq->rt_queue[prio],
-						struct task_struct,
-						pk_run_node);
-		}
+		return list_first_entry(&rq->rt_queue[prio], struct task_struct,
+					pk_run_node);
+	}
 	if (!list_empty(&rq->fair_queue))
 		return list_first_entry(&rq->fair_queue, struct task_struct,
 					pk_run_node);
@@ -597,12 +597,14 @@ void might_resched(void)
 
 void yield(void)
 {
-	set_current_state(TASK_RUNNING);
 	if (!pk_this_rq) {
+		set_current_state(TASK_RUNNING);
 		if (schedule_debug())
 			sched_yield();
 		return;
 	}
+	/* A vCPU always has its task at hand: no get_current() call. */
+	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
 	/* Once, even with nothing else to run: no need-resched loop. */
 	if (!schedule_debug())
 		return;
