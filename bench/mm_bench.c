@@ -228,7 +228,7 @@ static void print_map(void)
 extern int pk_slab_thread_caches; /* src/mm/slab.c */
 
 #define MAX_WORKERS 4
-static long scale_iters = 2000000;
+static long scale_iters = 8000000; /* a round lasts host time slices */
 static int go;
 
 static void pairs(long n)
@@ -297,16 +297,20 @@ static void print_scaling(void)
 	/* [workers][0 threads, 1 threads without stacks, 2 tasks] */
 	double v[3][3];
 
-	for (int w = 0; w < 3; w++)
-		for (int how = 0; how < 3; how++) {
-			double x[MAX_REPS] = {0};
+	/* Round by round, the three side by side, so a shared host's load
+	 * drifting between them shows in every column alike. */
+	for (int w = 0; w < 3; w++) {
+		double x[3][MAX_REPS] = {{0}};
 
-			__atomic_store_n(&pk_slab_thread_caches, how != 1,
-					 __ATOMIC_RELAXED);
-			for (int r = 0; r < reps; r++)
-				x[r] = scale_round(workers[w], how == 2);
-			v[w][how] = median(x, reps);
-		}
+		for (int r = 0; r < reps; r++)
+			for (int how = 0; how < 3; how++) {
+				__atomic_store_n(&pk_slab_thread_caches,
+						 how != 1, __ATOMIC_RELAXED);
+				x[how][r] = scale_round(workers[w], how == 2);
+			}
+		for (int how = 0; how < 3; how++)
+			v[w][how] = median(x[how], reps);
+	}
 	__atomic_store_n(&pk_slab_thread_caches, 1, __ATOMIC_RELAXED);
 	printf("\nkmalloc(64)+kfree scaling: million pairs/s summed over the "
 	       "workers (median of %d; %ld pairs a round)\n",
