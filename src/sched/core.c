@@ -305,9 +305,10 @@ static void run_sched_in(struct task_struct *prev, struct task_struct *next)
  * let the previous task go (it may be dead, or wanted elsewhere) and drop
  * the rq lock and the interrupt-disable the switch held.
  */
-static __attribute__((noinline)) void finish_task_switch(void)
+static __always_inline void __finish_task_switch(void)
 {
-	struct rq *rq = pk_this_rq;
+	/* Read afresh: this task may have resumed on another vCPU thread. */
+	struct rq *rq = pk_task_tls(pk_this_rq);
 	struct task_struct *prev = rq->prev;
 	bool dead = prev && prev->__state == TASK_DEAD;
 
@@ -323,6 +324,12 @@ static __attribute__((noinline)) void finish_task_switch(void)
 	local_irq_enable();
 	if (dead)
 		put_task_struct(prev);
+}
+
+/* Out of line for a new task's first run (pk_schedule_tail()). */
+static __attribute__((noinline)) void finish_task_switch(void)
+{
+	__finish_task_switch();
 }
 
 /* The first code a new task runs (the kernel's schedule_tail()). */
@@ -404,7 +411,7 @@ static void __schedule(bool preempt)
 	load_task_tls(next);
 	pk_current = next;
 	pk_context_switch(prev->pk_ctx, next->pk_ctx);
-	finish_task_switch();
+	__finish_task_switch();
 }
 
 static void count_resched(enum pk_resched_kind kind)
