@@ -18,6 +18,12 @@
  * the p50 wake-to-run and the wake-ups per second of one waker flooding
  * 16 sleepers on the other vCPU, with the wake list (the default) beside
  * the same run with it off (the waker locks the other runqueue).
+ *
+ * Part 4 (the resched signal): a SCHED_FIFO task woken by an interrupt
+ * handler on its own busy vCPU runs after the handler returns, through
+ * PK_SIGRESCHED (the interrupt return asks for the switch by a signal to
+ * its own thread, delivered on the task stack): the p50 handler-to-task
+ * time, beside the same wake-up made by a task on that vCPU (no signal).
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -29,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <preempt/interrupt.h>
 #include <preempt/sched.h>
 #include <preempt/wait.h>
 
@@ -537,6 +544,100 @@ static void part3(long ms, int n)
 	       wps[1] >= 2e6 ? "met" : "missed");
 }
 
+/* ---- part 4: the resched signal ---- */
+
+#define RS_LINE 9
+static int rs_raised;
+
+/* Wakes the sleeper from hardirq context, stamping the time. */
+static irqreturn_t rs_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	if (__atomic_load_n(&sleeper_ready, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&sleeper_ready, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&wake_t0, now_ns(), __ATOMIC_RELEASE);
+		wake_up_process(sleeper_task);
+	}
+	__atomic_add_fetch(&rs_raised, 1, __ATOMIC_RELEASE);
+	return IRQ_HANDLED;
+}
+
+/* p50 of @n wake-ups of a SCHED_FIFO sleeper on a spinning vCPU 0 by an
+ * interrupt raised from a host thread (@irq) or by a task (!@irq). */
+static long resched_p50(int n, bool irq)
+{
+	struct task_struct *spin, *w = NULL;
+
+	boot(1, 0, 0);
+	nr_samples = 0;
+	want_samples = n;
+	done = 0;
+	sleeper_ready = 0;
+	spin = start_bound(spinner, NULL, "spin0", 0, false);
+	sleeper_task = start_bound(sleeper, NULL, "sleeper", 0, true);
+	if (!irq) {
+		/* The waker is the spinner's peer: normal class, same vCPU. */
+		w = start_bound(waker, (void *)20000L, "waker", 0, false);
+		stop_put(w);
+	} else {
+		while (nr_samples < want_samples) {
+			int before =
+				__atomic_load_n(&rs_raised, __ATOMIC_ACQUIRE);
+			long until = now_ns() + 20000;
+
+			while (!__atomic_load_n(&sleeper_ready,
+						__ATOMIC_ACQUIRE) ||
+			       now_ns() < until)
+				;
+			irq_raise(RS_LINE, pk_vcpu_irq_cpu(0));
+			while (__atomic_load_n(&rs_raised, __ATOMIC_ACQUIRE) ==
+			       before)
+				;
+		}
+		__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	}
+	stop_put(sleeper_task);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	stop_put(spin);
+	machine_shutdown();
+	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
+	return nr_samples ? samples[nr_samples / 2] : -1;
+}
+
+static void part4(int n)
+{
+	long sig[ROUNDS], task[ROUNDS];
+
+	if (request_irq(RS_LINE, rs_handler, 0, "bench-resched", NULL)) {
+		printf("\npart 4: no irq line %d: skipped\n", RS_LINE);
+		return;
+	}
+	printf("\n== part 4: the resched signal (PK_SIGRESCHED) ==\n");
+	printf("A SCHED_FIFO task on a spinning vCPU woken %d times 20 us "
+	       "apart: by an interrupt handler (the switch after the "
+	       "handler goes through PK_SIGRESCHED), and by a normal task "
+	       "on the same vCPU (the switch at its preempt_enable(), no "
+	       "signal); wake to run, p50 ns, median of %d alternating "
+	       "rounds.\n",
+	       n / ROUNDS, ROUNDS);
+	for (int r = 0; r < ROUNDS; r++) {
+		sig[r] = resched_p50(n / ROUNDS, true);
+		task[r] = resched_p50(n / ROUNDS, false);
+	}
+	free_irq(RS_LINE, NULL);
+	qsort(sig, ROUNDS, sizeof(long), cmp_long);
+	qsort(task, ROUNDS, sizeof(long), cmp_long);
+	printf("%-44s %10ld\n", "from a hardirq handler (PK_SIGRESCHED)",
+	       sig[ROUNDS / 2]);
+	printf("%-44s %10ld\n", "from a task on the vCPU (no signal)",
+	       task[ROUNDS / 2]);
+	printf("the resched signal's cost: %ld ns\n",
+	       sig[ROUNDS / 2] - task[ROUNDS / 2]);
+	printf("@value resched_signal.ns=%ld\n",
+	       sig[ROUNDS / 2] - task[ROUNDS / 2]);
+}
+
 int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? atol(argv[1]) : 3000;
@@ -552,8 +653,14 @@ int main(int argc, char **argv)
 		part3(ms, n);
 		return 0;
 	}
+	if (getenv("BENCH_IDLE_PARTS") &&
+	    !strcmp(getenv("BENCH_IDLE_PARTS"), "4")) {
+		part4(n);
+		return 0;
+	}
 	part1(ms);
 	part2(ms, n);
 	part3(ms, n);
+	part4(n);
 	return 0;
 }
