@@ -243,7 +243,10 @@ static void save_task_tls(struct task_struct *p)
 	p->pk_saved_migrate_disable = pk_migrate_disable_count;
 	p->pk_saved_non_block = pk_non_block_count;
 	p->pk_saved_softirq_disable_cnt = pk_softirq_disable_cnt;
-	p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
+	/* Read only by the library's own debug reports: without them, the
+	 * switch need not carry it. */
+	if (CONFIG_DEBUG_PREEMPT)
+		p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
 	p->pk_saved_irqs_disabled_ip = pk_irqs_disabled_ip;
 }
 
@@ -253,7 +256,8 @@ static void load_task_tls(struct task_struct *p)
 	pk_migrate_disable_count = p->pk_saved_migrate_disable;
 	pk_non_block_count = p->pk_saved_non_block;
 	pk_softirq_disable_cnt = p->pk_saved_softirq_disable_cnt;
-	pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
+	if (CONFIG_DEBUG_PREEMPT)
+		pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
 	pk_irqs_disabled_ip = p->pk_saved_irqs_disabled_ip;
 }
 
