@@ -809,14 +809,9 @@ static bool wake_list_push(struct rq *rq, struct task_struct *p)
 	return !head;
 }
 
-static void ttwu_queue_remote(struct task_struct *p, int cpu)
+/* Kicks @rq's CPU for the wake list a push found empty. */
+static void wake_list_kick(struct rq *rq)
 {
-	struct rq *rq = pk_cpu_rq(cpu);
-
-	/* Where a lock_task_rq() looks for it while it is in flight. */
-	__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELEASE);
-	if (!wake_list_push(rq, p))
-		return;
 	/* Bumped before the polling test: see idle_poll(). */
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
@@ -908,8 +903,16 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 		      ? p->cpu
 		      : select_task_rq(p);
 	if (wake_list_on && (!pk_this_rq || cpu != pk_this_rq->cpu)) {
-		ttwu_queue_remote(p, cpu);
+		bool kick;
+
+		rq = pk_cpu_rq(cpu);
+		/* Where a lock_task_rq() looks for it while in flight. */
+		__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELEASE);
+		kick = wake_list_push(rq, p);
+		/* Taken: other wakers need not wait out the kick's syscall. */
 		pk_raw_unlock(&p->pk_wake_lock);
+		if (kick)
+			wake_list_kick(rq);
 		local_irq_restore(flags);
 		preempt_enable();
 		return 1;
