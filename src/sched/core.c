@@ -363,6 +363,8 @@ static void report_schedule_atomic(struct task_struct *prev)
  * Entered with preempt_disable() done; @preempt: the task is being
  * preempted, so it stays runnable whatever its state says.
  */
+static void ttwu_pending_locked(struct rq *rq);
+
 static void __schedule(bool preempt)
 {
 	struct task_struct *prev, *next;
@@ -379,6 +381,11 @@ static void __schedule(bool preempt)
 	    signal_pending_state(prev->__state, prev))
 		__atomic_store_n(&prev->__state, TASK_RUNNING,
 				 __ATOMIC_RELAXED);
+	/* Wake-ups pushed here since the last kick: queue them now, without
+	 * waiting for the IPI's signal (a host that is slow to deliver it
+	 * would hold them back). */
+	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED)))
+		ttwu_pending_locked(rq);
 	/* A dead task leaves for good, even if preempted on its way out. */
 	if ((!preempt && prev->__state != TASK_RUNNING) ||
 	    prev->__state == TASK_DEAD)
@@ -828,21 +835,19 @@ static void wake_list_kick(struct rq *rq)
  * Queue what other CPUs woke for @rq; on @rq's own CPU, interrupts off.
  * The list is last-pushed first: reversed, the batch queues in wake order.
  */
-void pk_ttwu_pending(struct rq *rq)
+static void ttwu_pending_locked(struct rq *rq)
 {
 	struct task_struct *p, *next, *fifo = NULL;
 
-	lockdep_assert_irqs_disabled();
-	if (!__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED))
-		return;
 	p = __atomic_exchange_n(&rq->wake_list, NULL, __ATOMIC_SEQ_CST);
+	if (!p)
+		return;
 	rq->stats.wake_batches++;
 	for (; p; p = next) {
 		next = p->pk_wake_next;
 		p->pk_wake_next = fifo;
 		fifo = p;
 	}
-	pk_raw_lock(&rq->lock);
 	for (p = fifo; p; p = next) {
 		/* Read first: once queued it may run, sleep and be pushed
 		 * again elsewhere. */
@@ -852,6 +857,15 @@ void pk_ttwu_pending(struct rq *rq)
 		pk_trace(sched_wakeup, p, rq->cpu);
 		check_preempt_curr(rq, p);
 	}
+}
+
+void pk_ttwu_pending(struct rq *rq)
+{
+	lockdep_assert_irqs_disabled();
+	if (!__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED))
+		return;
+	pk_raw_lock(&rq->lock);
+	ttwu_pending_locked(rq);
 	pk_raw_unlock(&rq->lock);
 }
 

@@ -38,7 +38,9 @@ static void boot_wake_list(int wake_list)
 
 static int done;
 
-/* Keeps vCPU 1 busy, so a wake-up there needs the IPI, not the idle loop. */
+/* Keeps vCPU 1 busy, so a wake-up there needs the IPI, not the idle loop;
+ * as SCHED_FIFO (lowest) no tick takes the CPU from it either, so no
+ * schedule() there queues the wake-ups before the IPI does. */
 static int spinner(void *arg)
 {
 	(void)arg;
@@ -47,14 +49,18 @@ static int spinner(void *arg)
 	return 0;
 }
 
+enum { NORMAL, FIFO, FIFO_LOW };
+
 static struct task_struct *start_on(int (*fn)(void *), void *arg, int cpu,
-				    bool fifo)
+				    int policy)
 {
 	struct task_struct *k = kthread_create(fn, arg, "wl");
 
 	kthread_bind(k, cpu);
-	if (fifo)
+	if (policy == FIFO)
 		sched_set_fifo(k);
+	else if (policy == FIFO_LOW)
+		sched_set_fifo_low(k);
 	wake_up_process(k);
 	return k;
 }
@@ -132,12 +138,12 @@ static void flood_loses_no_wakeup(void **state)
 	done = 0;
 	memset(given, 0, sizeof(given));
 	memset(taken, 0, sizeof(taken));
-	spin = start_on(spinner, NULL, 1, false);
+	spin = start_on(spinner, NULL, 1, FIFO_LOW);
 	for (int i = 0; i < SLEEPERS; i++) {
-		sleeper[i] = start_on(token_sleeper, (void *)(long)i, 1, true);
+		sleeper[i] = start_on(token_sleeper, (void *)(long)i, 1, FIFO);
 		get_task_struct(sleeper[i]);
 	}
-	w = start_on(flooder, NULL, 0, true);
+	w = start_on(flooder, NULL, 0, FIFO);
 	/* The host thread is no vCPU: its wake-ups are all remote. */
 	until = now_ms() + 60000;
 	while (all_taken() < SLEEPERS * TOKENS && now_ms() < until)
@@ -195,13 +201,13 @@ static void batch_queues_in_wake_order(void **state)
 	blocked = 0;
 	release_block = 0;
 	for (int i = 0; i < BATCH; i++) {
-		t[i] = start_on(logger, (void *)(long)i, 1, false);
+		t[i] = start_on(logger, (void *)(long)i, 1, NORMAL);
 		get_task_struct(t[i]);
 	}
 	for (int i = 0; i < BATCH; i++)
 		WAIT_FOR(__atomic_load_n(&t[i]->__state, __ATOMIC_ACQUIRE) ==
 			 TASK_INTERRUPTIBLE);
-	b = start_on(blocker, NULL, 1, false);
+	b = start_on(blocker, NULL, 1, NORMAL);
 	WAIT_FOR(__atomic_load_n(&blocked, __ATOMIC_ACQUIRE));
 	before = pk_sched_cpu_stats(1);
 	for (int i = 0; i < BATCH; i++)
@@ -250,8 +256,8 @@ static void wake_list_off_is_unused(void **state)
 	(void)state;
 	boot_wake_list(-1);
 	pp_turn = 0;
-	a = start_on(pinger, (void *)0L, 0, false);
-	b = start_on(pinger, (void *)1L, 1, false);
+	a = start_on(pinger, (void *)0L, 0, NORMAL);
+	b = start_on(pinger, (void *)1L, 1, NORMAL);
 	get_task_struct(a);
 	get_task_struct(b);
 	assert_int_equal(kthread_stop(a), 0);
