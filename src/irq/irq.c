@@ -572,7 +572,15 @@ static void install_handler(int sig, void (*fn)(int, siginfo_t *, void *),
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	if (on_irq_stack) {
-		sa.sa_flags |= SA_ONSTACK;
+		/*
+		 * Not SA_NODEFER: the kernel holds the signal back while its
+		 * own handler runs.  A realtime signal queued again and again
+		 * (qemu-user queues every host expiry of a timer) would else
+		 * be delivered nested, frame on frame, before any handler
+		 * instruction ran, and overflow the irq stack.  Softirqs
+		 * that irq exit runs let PK_SIGIRQ in again (softirq.c).
+		 */
+		sa.sa_flags = (sa.sa_flags & ~SA_NODEFER) | SA_ONSTACK;
 		sigaddset(&sa.sa_mask, PK_SIGRESCHED);
 	}
 	if (sigaction(sig, &sa, NULL) != 0)

@@ -198,6 +198,22 @@ static void run_vector(struct pk_irq_cpu *c, unsigned int nr, bool ksoftirqd)
  * CPU's softirq_owner held.  Handlers run with interrupts enabled, so a
  * hardirq (or its replay) can interrupt them.
  */
+/*
+ * Run from irq exit inside the interrupt's signal handler, where the
+ * kernel holds PK_SIGIRQ back (irq.c): let it in while the actions run
+ * with interrupts enabled, as hardirqs nest in softirqs in the kernel.
+ */
+static void softirq_irq_window(bool open)
+{
+	sigset_t set;
+
+	if (!pk_in_signal)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, PK_SIGIRQ);
+	sigprocmask(open ? SIG_UNBLOCK : SIG_BLOCK, &set, NULL);
+}
+
 static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd, bool rt)
 {
 	long end = now_ns() + MAX_SOFTIRQ_TIME_NS;
@@ -213,9 +229,11 @@ static void handle_softirqs(struct pk_irq_cpu *c, bool ksoftirqd, bool rt)
 		pending = __atomic_exchange_n(&c->softirq_pending, 0,
 					      __ATOMIC_SEQ_CST);
 		local_irq_enable();
+		softirq_irq_window(true);
 		for (unsigned int nr = 0; pending; nr++, pending >>= 1)
 			if (pending & 1)
 				run_vector(c, nr, ksoftirqd);
+		softirq_irq_window(false);
 		local_irq_disable();
 		if (!__atomic_load_n(&c->softirq_pending, __ATOMIC_SEQ_CST))
 			break;

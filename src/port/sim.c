@@ -419,7 +419,8 @@ static void out_repro(void)
 	out("\n");
 }
 
-static void out_summary(void)
+/* "sim: seed S strategy X": how every simulated run's output begins. */
+static void out_seed(void)
 {
 	out("sim: seed ");
 	out_u(sim.seed, 10);
@@ -427,21 +428,29 @@ static void out_summary(void)
 	out(sim.strategy == S_PCT   ? "pct"
 	    : sim.strategy == S_DFS ? "dfs"
 				    : "random");
+}
+
+static void out_summary(void)
+{
+	const struct {
+		unsigned long long n;
+		const char *what;
+	} counts[] = {
+		{sim.steps, " decisions, "},
+		{sim.choices, " choice points, "},
+		{sim.deviations, " deviations, "},
+		{sim.nswitch, " switches, "},
+		{sim.npreempt, " preemptions, "},
+		{sim.nirq, " interrupts, virtual time "},
+		{(unsigned long long)(sim.now - SIM_CLOCK_BASE) / 1000, " us"},
+	};
+
+	out_seed();
 	out(": ");
-	out_u(sim.steps, 10);
-	out(" decisions, ");
-	out_u(sim.choices, 10);
-	out(" choice points, ");
-	out_u(sim.deviations, 10);
-	out(" deviations, ");
-	out_u(sim.nswitch, 10);
-	out(" switches, ");
-	out_u(sim.npreempt, 10);
-	out(" preemptions, ");
-	out_u(sim.nirq, 10);
-	out(" interrupts, virtual time ");
-	out_u((unsigned long long)(sim.now - SIM_CLOCK_BASE) / 1000, 10);
-	out(" us");
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		out_u(counts[i].n, 10);
+		out(counts[i].what);
+	}
 	if (sim.nnondet) {
 		out(", ");
 		out_u(sim.nnondet, 10);
@@ -627,12 +636,7 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 		on_exit(on_exit_footer, NULL);
 		signal(SIGABRT, abort_footer);
 	}
-	out("sim: seed ");
-	out_u(sim.seed, 10);
-	out(" strategy ");
-	out(sim.strategy == S_PCT   ? "pct"
-	    : sim.strategy == S_DFS ? "dfs"
-				    : "random");
+	out_seed();
 	out("\n");
 	__atomic_store_n(&pk_sim_on, 1, __ATOMIC_SEQ_CST);
 }
