@@ -18,6 +18,9 @@ pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       # tests/tools/test_cyclictest.c compares with rt-tests' cyclictest;
       # `preempt latency --plot` draws with gnuplot (make run installs it)
       rt-tests gnuplot-nox
+      # tests/tools/sarif_check.py --schema validates `preempt audit
+      # --sarif` against the official schema (scripts/sarif-schema.sh)
+      python3-jsonschema
       # the arm64 build (make arm64): cross compiler, arm64 libraries
       # (Debian multiarch), and qemu-user to run its tests
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
@@ -37,8 +40,9 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "deps: installing ${missing[*]}" >&2
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}" >&2
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+"$(dirname "$0")/sarif-schema.sh"

@@ -183,7 +183,8 @@ static void bad_input_exits_2(void **state)
 	expect_usage_error();
 }
 
-static int check_sarif(const char *text)
+/* Runs sarif_check.py (with @opt before the file, if any): its exit status. */
+static int run_sarif_check(const char *opt, const char *text)
 {
 	char path[] = "/tmp/test_audit_sarif.XXXXXX";
 	char cmd[1024];
@@ -193,12 +194,20 @@ static int check_sarif(const char *text)
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "python3 %s/tests/tools/sarif_check.py %s >/dev/null",
-		 PREEMPT_SOURCE_DIR, path);
+		 "python3 %s/tests/tools/sarif_check.py %s %s >/dev/null",
+		 PREEMPT_SOURCE_DIR, opt, path);
 	rc = system(cmd);
 	unlink(path);
-	return rc;
+	assert_true(WIFEXITED(rc));
+	return WEXITSTATUS(rc);
 }
+
+static int check_sarif(const char *text)
+{
+	return run_sarif_check("", text);
+}
+
+#define SARIF_SCHEMA PREEMPT_SOURCE_DIR "/.cache/sarif-schema-2.1.0.json"
 
 /* SARIF 2.1.0, structurally; and the checker rejects a broken log. */
 static void sarif_is_valid(void **state)
@@ -217,6 +226,30 @@ static void sarif_is_valid(void **state)
 	memcpy(v, "\"level\":\"fatal\"", 15);
 	assert_int_not_equal(check_sarif(copy), 0);
 	assert_int_not_equal(check_sarif("{\"version\":\"2.1.0\"}"), 0);
+}
+
+/*
+ * The same log against the official SARIF 2.1.0 schema (fetched by
+ * scripts/sarif-schema.sh; a skip when it could not be), and the schema
+ * rejects a level outside its enum.
+ */
+static void sarif_matches_schema(void **state)
+{
+	static char copy[RUN_TOOL_OUT_MAX];
+	char *v;
+	int rc;
+
+	(void)state;
+	assert_int_equal(AUDIT("--sarif", TREE), 1);
+	rc = run_sarif_check("--schema " SARIF_SCHEMA, res.out);
+	if (rc == 77)
+		skip();
+	assert_int_equal(rc, 0);
+	snprintf(copy, sizeof(copy), "%s", res.out);
+	v = strstr(copy, "\"level\":\"error\"");
+	assert_non_null(v);
+	memcpy(v, "\"level\":\"fatal\"", 15);
+	assert_int_equal(run_sarif_check("--schema " SARIF_SCHEMA, copy), 1);
 }
 
 /* ---- --run ---- */
@@ -393,6 +426,7 @@ int main(void)
 		cmocka_unit_test(clean_code_exits_0),
 		cmocka_unit_test(bad_input_exits_2),
 		cmocka_unit_test(sarif_is_valid),
+		cmocka_unit_test(sarif_matches_schema),
 		cmocka_unit_test(run_finds_every_marked_site),
 		cmocka_unit_test(run_names_the_answers),
 		cmocka_unit_test(run_bad_input_exits_2),
