@@ -1101,8 +1101,7 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 
 static const char *const printer_titles[] = {
 	[SPLAT_NONE] = "",
-	[SPLAT_SLEEP] = "sleeping function called from invalid context "
-			"(__might_resched)",
+	[SPLAT_SLEEP] = "sleeping function called from invalid context",
 	[SPLAT_SCHED] = "scheduling while atomic (__schedule_bug, printed "
 			"inside the scheduler)",
 	[SPLAT_SMP_ID] = "smp_processor_id()/this_cpu in preemptible code "
@@ -1113,11 +1112,14 @@ static const char *const printer_titles[] = {
 	[SPLAT_CANT_SLEEP] = "atomic context assumed but not held "
 			     "(cant_sleep)",
 	[SPLAT_LOCKDEP_IRQ] = "lockdep's irq state of the task",
+	[SPLAT_OOPS_REGS] = "oops register dump with the count",
 };
 
 static void splat_text(const struct splat *sp)
 {
 	printf("    => splat: %s", printer_titles[sp->printer]);
+	if (sp->fn)
+		printf(" (%s)", sp->fn);
 	if (sp->kernel[0])
 		printf("; kernel %s", sp->kernel);
 	if (sp->rt)
@@ -1191,6 +1193,7 @@ static void splat_json(const struct log *lg, const struct splat *sp)
 	json_opt_int("in_atomic", sp->in_atomic >= 0, sp->in_atomic);
 	json_opt_int("irqs_disabled", sp->irqs_disabled >= 0,
 		     sp->irqs_disabled);
+	json_opt_hex("trace_count", sp->have_trace, sp->trace_count);
 	json_opt_str("layout", sp->layout);
 	json_opt_str("context", sp->context);
 	json_opt_str("leak", sp->leak);
