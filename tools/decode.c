@@ -1102,8 +1102,7 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 static const char *const printer_titles[] = {
 	[SPLAT_NONE] = "",
 	[SPLAT_SLEEP] = "sleeping function called from invalid context",
-	[SPLAT_SCHED] = "scheduling while atomic (__schedule_bug, printed "
-			"inside the scheduler)",
+	[SPLAT_SCHED] = "scheduling while atomic",
 	[SPLAT_SMP_ID] = "smp_processor_id()/this_cpu in preemptible code "
 			 "(check_preemption_disabled)",
 	[SPLAT_SOFTIRQ] = "softirq handler changed the count (handle_softirqs)",

@@ -131,8 +131,10 @@ static const struct {
 } headers[] = {
 	/* "Debug: " before 2.6.1x, "BUG: " after */
 	{SPLAT_SLEEP, "sleeping function called from invalid context"},
-	/* 2.6.0 to 2.6.17 printed it without "BUG: " */
+	/* 2.6.0 to 2.6.17 printed it without "BUG: ", before 2.6.9 with
+	 * no count at all */
 	{SPLAT_SCHED, "scheduling while atomic: "},
+	{SPLAT_SCHED, "bad: scheduling while atomic!"},
 	{SPLAT_SOFTIRQ, "huh, entered softirq "},
 	{SPLAT_WORKQUEUE, "BUG: workqueue leaked "},
 	{SPLAT_CANT_SLEEP, "BUG: assuming atomic context"},
@@ -760,10 +762,12 @@ static void read_header(struct splat *s, const char *line)
 			s->have_count = hexval(line, &m[1], &s->printed, 16);
 		break;
 	case SPLAT_SMP_ID:
-		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code: (.*)/[0-9]+",
-		       line, m, 3)) {
+		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code: "
+		       "(.*)/([0-9]+)",
+		       line, m, 4)) {
 			s->have_count = hexval(line, &m[1], &s->printed, 16);
 			grp(line, &m[2], s->comm, sizeof(s->comm));
+			s->pid = atol(line + m[3].rm_so);
 		}
 		break;
 	case SPLAT_SOFTIRQ:
@@ -932,6 +936,8 @@ static void do_sched(struct splat *s)
 	const struct era *e;
 	int64_t n;
 
+	s->fn = "__schedule_bug, printed inside the scheduler";
+
 	if (below_zero(v, &n, &s->x86_masked)) {
 		s->own = -1;
 		set_imbalance(s, n,
@@ -952,6 +958,7 @@ static void do_sched(struct splat *s)
 		return;
 	if ((v & 0xff) && sched_checked_before_disable(s)) {
 		s->own = 0;
+		s->fn = "schedule(), before its own preempt_disable()";
 	} else if (v & 0xff) {
 		s->own = 1;
 		v -= 1;
@@ -975,6 +982,18 @@ static void do_sched(struct splat *s)
 	if (s->idle && v == 1)
 		NOTE(s, "The 1 left is the idle task's baseline: it held "
 			"nothing more, yet it tried to sleep.");
+}
+
+/* 2.6.0 to 2.6.8: "bad: scheduling while atomic!" and no count. */
+static void sched_no_count(struct splat *s)
+{
+	s->fn = "schedule(), before its own preempt_disable()";
+	snprintf(s->context, sizeof(s->context),
+		 "not printed: in_atomic() was 1 when schedule() was called");
+	WHY(s, "Early 2.6 kernels printed \"bad: scheduling while atomic!\" "
+	       "with no count, checking in_atomic() before schedule()'s own "
+	       "preempt_disable(): the caller held a nonzero count, which "
+	       "one is not said.");
 }
 
 static void do_sleep(struct splat *s)
@@ -1009,9 +1028,14 @@ static void do_sleep(struct splat *s)
 		     s->rcu_depth, s->rcu_expected);
 	if (!s->have_count) {
 		s->verdict = SV_NOT_PRINTED;
-		snprintf(s->context, sizeof(s->context),
-			 "not printed: in_atomic() %d, irqs_disabled() %d",
-			 s->in_atomic, s->irqs_disabled);
+		if (s->in_atomic < 0)
+			snprintf(s->context, sizeof(s->context),
+				 "not printed, and no in_atomic() line");
+		else
+			snprintf(s->context, sizeof(s->context),
+				 "not printed: in_atomic() %d, "
+				 "irqs_disabled() %d",
+				 s->in_atomic, s->irqs_disabled);
 		WHY(s, "Before 5.16 this printer gave no count: in_atomic() 1 "
 		       "says preempt_count() was above the expected offset "
 		       "(preemption, bh or an interrupt; a spinlock only "
@@ -1062,7 +1086,7 @@ static void do_oops(struct splat *s)
 		       "code's.");
 	} else {
 		s->own = 1;
-		v -= 1;
+		v -= (uint64_t)s->own;
 		WHY(s, "die() prints the registers holding its die.lock "
 		       "(spin_lock_irq()), whose preempt level is in the "
 		       "count: the faulting code held one level less.");
@@ -1247,6 +1271,8 @@ static void analyse(struct splat *s)
 	case SPLAT_SCHED:
 		if (s->have_count)
 			do_sched(s);
+		else
+			sched_no_count(s);
 		break;
 	case SPLAT_SLEEP:
 		do_sleep(s);
