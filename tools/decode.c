@@ -1067,7 +1067,7 @@ static void chomp(char *line)
  * reader depth lives in the task, not in the word, so it is explained
  * rather than decoded.
  */
-#define RCU_DEPTH_RE "RCU nest depth: ([0-9]+), expected: ([0-9]+)"
+#define RCU_DEPTH_RE "RCU nest depth: (-?[0-9]+), expected: ([0-9]+)"
 
 static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 			       const struct opts *o)
@@ -1092,6 +1092,10 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 		       "allows; PREEMPT_RCU counts readers in the task, not in "
 		       "preempt_count, so only this line shows it\n",
 		       depth - expected, depth - expected > 1 ? "s" : "");
+	else if (depth < expected)
+		printf("%ld rcu_read_unlock()%s too many: the task left more "
+		       "RCU read sections than it entered\n",
+		       expected - depth, expected - depth > 1 ? "s" : "");
 	else
 		printf("the RCU depth is as expected; the count or irqs are "
 		       "the problem\n");

@@ -526,6 +526,8 @@ static uint64_t choose_era(struct splat *s, uint64_t v, const struct era **out)
 static bool check_corrupt(struct splat *s, uint64_t v, uint64_t *out,
 			  const struct era **e)
 {
+	size_t notes_len;
+
 	if (looks_like_address(v)) {
 		s->verdict = SV_CORRUPT;
 		snprintf(s->context, sizeof(s->context),
@@ -534,8 +536,12 @@ static bool check_corrupt(struct splat *s, uint64_t v, uint64_t *out,
 		       "pointer written over the count), not a count.");
 		return true;
 	}
+	notes_len = strlen(s->notes);
 	*out = choose_era(s, v, e);
 	if (!*e || !era_fits(*e, *out)) {
+		/* garbage has no PREEMPT_ACTIVE marker to take out */
+		s->preempt_active = 0;
+		s->notes[notes_len] = '\0';
 		s->verdict = SV_CORRUPT;
 		snprintf(s->context, sizeof(s->context),
 			 "corrupt: 0x%" PRIx64 " sets bits no layout uses", v);
@@ -573,21 +579,31 @@ static void caller_holds(struct splat *s, uint64_t v)
 
 /* ---- whole-splat facts ---- */
 
+/*
+ * Where reports name the kernel; group 2 is the version.  The
+ * "Tainted:" line, lockdep's "3.15.0 #406 Not tainted", the 2.6 i386
+ * oops' "EFLAGS: 00010097   (2.6.10-rc2-mm1-rt-v0.7.28-0)", and a
+ * version line a mail wrapped onto a line of its own ("6.9.0-rc2 #128").
+ */
+static const char *const version_res[] = {
+	"(Not tainted|Tainted:[^0-9(]*)[[:space:]]*\\(?([0-9]+\\.[0-9]+"
+	"[^[:space:])]*)",
+	"^()([0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+ (Not )?[Tt]ainted",
+	"^(EFLAGS: [[:xdigit:]]+ +)\\(([0-9]+\\.[0-9]+[^)[:space:]]*)\\)",
+	"^()([0-9]+\\.[0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+[[:space:]]*$",
+};
+
 static void read_version(struct splat *s, const char *line)
 {
 	regmatch_t m[3];
 	const char *dot;
+	size_t i, n = sizeof(version_res) / sizeof(version_res[0]);
 
 	if (s->kernel[0])
 		return;
-	if (!rx("(Not tainted|Tainted:[^0-9(]*)[[:space:]]*\\(?([0-9]+\\.[0-9]+"
-		"[^[:space:])]*)",
-		line, m, 3) &&
-	    !rx("^()([0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+ (Not )?[Tt]ainted",
-		line, m, 3) &&
-	    !rx("^(EFLAGS: [[:xdigit:]]+ "
-		"+)\\(([0-9]+\\.[0-9]+[^)[:space:]]*)\\)",
-		line, m, 3))
+	for (i = 0; i < n && !rx(version_res[i], line, m, 3); i++)
+		;
+	if (i == n)
 		return;
 	grp(line, &m[2], s->kernel, sizeof(s->kernel));
 	s->kv_major = atoi(s->kernel);
@@ -660,7 +676,7 @@ static void read_might_sleep(struct splat *s, const char *line)
 		s->have_count = s->have_expected = true;
 		s->era_floor = ERA_2020; /* this line is 5.16's */
 	}
-	if (rx("RCU nest depth: ([0-9]+), expected: ([0-9]+)", line, m, 3)) {
+	if (rx("RCU nest depth: (-?[0-9]+), expected: ([0-9]+)", line, m, 3)) {
 		s->have_rcu = true;
 		s->rcu_depth = atol(line + m[1].rm_so);
 		s->rcu_expected = atol(line + m[2].rm_so);
@@ -1013,7 +1029,14 @@ static void do_sleep(struct splat *s)
 		     "(0x80) that older kernels printed: irqs were "
 		     "disabled.",
 		     s->irqs_disabled);
-	if (s->have_rcu && s->rcu_depth != s->rcu_expected)
+	if (s->have_rcu && s->rcu_depth < s->rcu_expected)
+		add(s->leak, sizeof(s->leak),
+		    "RCU nest depth %ld, expected %ld: %ld "
+		    "rcu_read_unlock() too many (an unbalanced unlock; "
+		    "PREEMPT_RCU keeps the depth in the task)",
+		    s->rcu_depth, s->rcu_expected,
+		    s->rcu_expected - s->rcu_depth);
+	else if (s->have_rcu && s->rcu_depth != s->rcu_expected)
 		snprintf(s->leak, sizeof(s->leak),
 			 "RCU nest depth %ld, expected %ld: %ld "
 			 "rcu_read_lock() too many (PREEMPT_RCU keeps this "

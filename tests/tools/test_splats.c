@@ -4,8 +4,9 @@
  * tests/tools/splats/: each NAME.log is one report as posted publicly
  * (its source in its first line), each NAME.expect the facts its splat
  * object must carry.  Then the splat reader called directly, for the
- * cases the corpus has no real report of (a corrupt count), and the
- * log reader's hostile-input rules.
+ * cases the corpus has no real report of (a stack address written over
+ * the count; the corpus's corrupt count is garbage of another kind), and
+ * the log reader's hostile-input rules.
  */
 #include <dirent.h>
 #include <fcntl.h>
