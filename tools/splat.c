@@ -746,8 +746,9 @@ static void read_sched_header(struct splat *s, const char *line)
 
 	/* 2.6.0 to 2.6.2x: comm/0xCOUNT/pid; later comm/pid/0xCOUNT (comm
 	 * may hold '/'). */
-	if (rx("scheduling while atomic: (.*)/[0-9]+/0x([[:xdigit:]]+)", line,
-	       m, 3)) {
+	if (rx("scheduling while atomic: (.*)/[0-9]+/0x([[:xdigit:]]+)"
+	       "[[:space:]]*$",
+	       line, m, 3)) {
 		grp(line, &m[1], s->comm, sizeof(s->comm));
 		s->have_count = hexval(line, &m[2], &s->printed, 16);
 		if (rx("/([0-9]+)/0x[[:xdigit:]]+", line, m, 2))
@@ -757,6 +758,8 @@ static void read_sched_header(struct splat *s, const char *line)
 		grp(line, &m[1], s->comm, sizeof(s->comm));
 		s->have_count = hexval(line, &m[2], &s->printed, 16);
 		s->sched_old_fmt = true;
+		if (rx("/0x[[:xdigit:]]+/([0-9]+)", line, m, 2))
+			s->pid = atol(line + m[1].rm_so);
 	}
 }
 
@@ -1025,9 +1028,9 @@ static void do_sleep(struct splat *s)
 	}
 	if (s->irqs_disabled > 1)
 		NOTE(s,
-		     "irqs_disabled(): %d is arm64's raw DAIF I bit "
-		     "(0x80) that older kernels printed: irqs were "
-		     "disabled.",
+		     "irqs_disabled(): %d is the raw interrupt-mask bit "
+		     "0x80 (arm64's DAIF I, 32-bit ARM's CPSR I) that "
+		     "older kernels printed: irqs were disabled.",
 		     s->irqs_disabled);
 	if (s->have_rcu && s->rcu_depth < s->rcu_expected)
 		add(s->leak, sizeof(s->leak),
