@@ -76,7 +76,11 @@ static const char *skip_bracket(const char *s)
 	return *q == ']' && q > p ? q + 1 : s;
 }
 
-/* "Jun 16 20:40:39 host kernel: " and "kernel: ". */
+/*
+ * "Jun 16 20:40:39 host kernel: ", "kernel: ", rsyslog's
+ * "2011-06-13T12:59:32.897951+02:00 (none) kernel: " and a journal's
+ * month in the locale's own letters ("кві 09 19:54:36 spock kernel: ").
+ */
 static const char *skip_syslog(const char *s)
 {
 	const char *k = strstr(s, "kernel: ");
@@ -84,7 +88,8 @@ static const char *skip_syslog(const char *s)
 	if (!k || k - s > 64)
 		return s;
 	for (const char *p = s; p < k; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(" :._-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr(" :._-+()", *p) &&
+		    !((unsigned char)*p & 0x80))
 			return s;
 	return k + 8;
 }

@@ -277,6 +277,12 @@ static void prefixes_are_stripped(void **state)
 	assert_string_equal(splat_strip("4,622,406528882,-; #0: x"), "#0: x");
 	assert_string_equal(splat_strip("Jun 16 20:40:39 host kernel: BUG: x"),
 			    "BUG: x");
+	assert_string_equal(splat_strip("2011-06-13T12:59:32.897951+02:00 "
+					"(none) kernel: preempt_count: 1"),
+			    "preempt_count: 1");
+	assert_string_equal(splat_strip("\xd0\xba\xd0\xb2\xd1\x96 09 19:54:36 "
+					"spock kernel: caller is f+0x1"),
+			    "caller is f+0x1");
 	/* text that only looks like a prefix stays */
 	assert_string_equal(splat_strip("3.15.0 #406 Not tainted"),
 			    "3.15.0 #406 Not tainted");
