@@ -768,6 +768,18 @@ static void read_sched_header(struct splat *s, const char *line)
 	}
 }
 
+/* "comm/pid" where @re's two groups are. */
+static bool read_comm_pid(struct splat *s, const char *line, const char *re)
+{
+	regmatch_t m[3];
+
+	if (!rx(re, line, m, 3))
+		return false;
+	grp(line, &m[1], s->comm, sizeof(s->comm));
+	s->pid = atol(line + m[2].rm_so);
+	return true;
+}
+
 static void read_header(struct splat *s, const char *line)
 {
 	regmatch_t m[8];
@@ -786,13 +798,10 @@ static void read_header(struct splat *s, const char *line)
 			s->have_count = hexval(line, &m[1], &s->printed, 16);
 		break;
 	case SPLAT_SMP_ID:
-		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code: "
-		       "(.*)/([0-9]+)",
-		       line, m, 4)) {
+		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code:", line, m,
+		       2))
 			s->have_count = hexval(line, &m[1], &s->printed, 16);
-			grp(line, &m[2], s->comm, sizeof(s->comm));
-			s->pid = atol(line + m[3].rm_so);
-		}
+		read_comm_pid(s, line, "code: (.*)/([0-9]+)");
 		break;
 	case SPLAT_SOFTIRQ:
 		if (rx("with preempt_count ([[:xdigit:]]+), exited with "
@@ -871,8 +880,8 @@ static void idle_and_threads(struct splat *s)
 	if (!strncmp(s->comm, "swapper", 7) && s->pid <= 0) {
 		s->idle = true;
 		NOTE(s,
-		     "%s is the idle task: it runs with a baseline "
-		     "preempt_count of 1 and must never sleep.",
+		     "%s is the idle task: since 2.6.12 it runs with a "
+		     "baseline preempt_count of 1 and must never sleep.",
 		     s->comm);
 	}
 	/* 2.6 -RT named its interrupt threads "IRQ 1" */
@@ -1174,6 +1183,9 @@ static void do_smp_id(struct splat *s)
 	s->verdict = SV_DECODED;
 	s->caller_known = true;
 	s->caller = 0;
+	if (s->idle)
+		NOTE(s, "The idle task at count 0: a kernel before 2.6.12, "
+			"whose idle tasks still ran preemptible.");
 	snprintf(s->context, sizeof(s->context),
 		 "task, preemptible (count 0, irqs on)");
 	if (s->printed == 0)
@@ -1351,6 +1363,10 @@ void splat_read(const char *const *lines, size_t n, size_t at, struct splat *s)
 	s->own = -1;
 	s->verdict = SV_NOT_PRINTED;
 	read_header(s, lines[at]);
+	/* a mail wrapped the header after "code:": "swapper/0" follows */
+	if (s->printer == SPLAT_SMP_ID && !s->comm[0] && at + 1 < n)
+		read_comm_pid(s, lines[at + 1],
+			      "^([^[:space:]/]+)/([0-9]+)[[:space:]]*$");
 	if (to > n)
 		to = n;
 	for (size_t i = from; i < to; i++) {
