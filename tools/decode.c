@@ -1067,7 +1067,7 @@ static void chomp(char *line)
  * reader depth lives in the task, not in the word, so it is explained
  * rather than decoded.
  */
-#define RCU_DEPTH_RE "RCU nest depth: ([0-9]+), expected: ([0-9]+)"
+#define RCU_DEPTH_RE "RCU nest depth: (-?[0-9]+), expected: ([0-9]+)"
 
 static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 			       const struct opts *o)
@@ -1092,6 +1092,10 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 		       "allows; PREEMPT_RCU counts readers in the task, not in "
 		       "preempt_count, so only this line shows it\n",
 		       depth - expected, depth - expected > 1 ? "s" : "");
+	else if (depth < expected)
+		printf("%ld rcu_read_unlock()%s too many: the task left more "
+		       "RCU read sections than it entered\n",
+		       expected - depth, expected - depth > 1 ? "s" : "");
 	else
 		printf("the RCU depth is as expected; the count or irqs are "
 		       "the problem\n");
@@ -1101,10 +1105,8 @@ static void annotate_rcu_depth(const struct log *lg, const regmatch_t *m,
 
 static const char *const printer_titles[] = {
 	[SPLAT_NONE] = "",
-	[SPLAT_SLEEP] = "sleeping function called from invalid context "
-			"(__might_resched)",
-	[SPLAT_SCHED] = "scheduling while atomic (__schedule_bug, printed "
-			"inside the scheduler)",
+	[SPLAT_SLEEP] = "sleeping function called from invalid context",
+	[SPLAT_SCHED] = "scheduling while atomic",
 	[SPLAT_SMP_ID] = "smp_processor_id()/this_cpu in preemptible code "
 			 "(check_preemption_disabled)",
 	[SPLAT_SOFTIRQ] = "softirq handler changed the count (handle_softirqs)",
@@ -1113,11 +1115,14 @@ static const char *const printer_titles[] = {
 	[SPLAT_CANT_SLEEP] = "atomic context assumed but not held "
 			     "(cant_sleep)",
 	[SPLAT_LOCKDEP_IRQ] = "lockdep's irq state of the task",
+	[SPLAT_OOPS_REGS] = "oops register dump with the count",
 };
 
 static void splat_text(const struct splat *sp)
 {
 	printf("    => splat: %s", printer_titles[sp->printer]);
+	if (sp->fn)
+		printf(" (%s)", sp->fn);
 	if (sp->kernel[0])
 		printf("; kernel %s", sp->kernel);
 	if (sp->rt)
@@ -1191,6 +1196,7 @@ static void splat_json(const struct log *lg, const struct splat *sp)
 	json_opt_int("in_atomic", sp->in_atomic >= 0, sp->in_atomic);
 	json_opt_int("irqs_disabled", sp->irqs_disabled >= 0,
 		     sp->irqs_disabled);
+	json_opt_hex("trace_count", sp->have_trace, sp->trace_count);
 	json_opt_str("layout", sp->layout);
 	json_opt_str("context", sp->context);
 	json_opt_str("leak", sp->leak);

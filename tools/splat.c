@@ -76,7 +76,11 @@ static const char *skip_bracket(const char *s)
 	return *q == ']' && q > p ? q + 1 : s;
 }
 
-/* "Jun 16 20:40:39 host kernel: " and "kernel: ". */
+/*
+ * "Jun 16 20:40:39 host kernel: ", "kernel: ", rsyslog's
+ * "2011-06-13T12:59:32.897951+02:00 (none) kernel: " and a journal's
+ * month in the locale's own letters ("кві 09 19:54:36 spock kernel: ").
+ */
 static const char *skip_syslog(const char *s)
 {
 	const char *k = strstr(s, "kernel: ");
@@ -84,7 +88,8 @@ static const char *skip_syslog(const char *s)
 	if (!k || k - s > 64)
 		return s;
 	for (const char *p = s; p < k; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(" :._-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr(" :._-+()", *p) &&
+		    !((unsigned char)*p & 0x80))
 			return s;
 	return k + 8;
 }
@@ -111,7 +116,8 @@ const char *splat_strip(const char *line)
 	do {
 		prev = s;
 		s = skip_spaces(s);
-		while (*s == '>') /* quoted mail */
+		/* quoted mail, and commit messages' "  | " */
+		while (*s == '>' || (*s == '|' && (s[1] == ' ' || !s[1])))
 			s = skip_spaces(s + 1);
 		s = skip_level(s);
 		s = skip_kmsg(s);
@@ -128,8 +134,12 @@ static const struct {
 	enum splat_printer p;
 	const char *text;
 } headers[] = {
-	{SPLAT_SLEEP, "BUG: sleeping function called from invalid context"},
-	{SPLAT_SCHED, "BUG: scheduling while atomic: "},
+	/* "Debug: " before 2.6.1x, "BUG: " after */
+	{SPLAT_SLEEP, "sleeping function called from invalid context"},
+	/* 2.6.0 to 2.6.17 printed it without "BUG: ", before 2.6.9 with
+	 * no count at all */
+	{SPLAT_SCHED, "scheduling while atomic: "},
+	{SPLAT_SCHED, "bad: scheduling while atomic!"},
 	{SPLAT_SOFTIRQ, "huh, entered softirq "},
 	{SPLAT_WORKQUEUE, "BUG: workqueue leaked "},
 	{SPLAT_CANT_SLEEP, "BUG: assuming atomic context"},
@@ -141,6 +151,14 @@ static bool has_smp_id(const char *line)
 	const char *u = strstr(line, "BUG: using ");
 
 	return u && strstr(u, " in preemptible [");
+}
+
+/* 2.6 -RT i386 show_registers(): "ds: 007b   es: 007b   ss: 0068
+ * preempt: 00000005". */
+static bool has_oops_preempt(const char *line)
+{
+	return !strncmp(line, "ds: ", 4) && strstr(line, " ss: ") &&
+	       strstr(line, " preempt: ");
 }
 
 static bool has_lockdep_state(const char *line)
@@ -162,6 +180,8 @@ enum splat_printer splat_header(const char *line)
 		return SPLAT_EXIT;
 	if (has_lockdep_state(line))
 		return SPLAT_LOCKDEP_IRQ;
+	if (has_oops_preempt(line))
+		return SPLAT_OOPS_REGS;
 	return SPLAT_NONE;
 }
 
@@ -177,6 +197,7 @@ const char *splat_printer_name(enum splat_printer p)
 		[SPLAT_EXIT] = "exit_leak",
 		[SPLAT_CANT_SLEEP] = "cant_sleep",
 		[SPLAT_LOCKDEP_IRQ] = "lockdep_irq_state",
+		[SPLAT_OOPS_REGS] = "oops_registers",
 	};
 	return names[p];
 }
@@ -350,6 +371,13 @@ static void describe(uint64_t v, const struct era *e, char *buf, size_t len)
 /* ---- below zero ---- */
 
 /*
+ * Missing exits can take a count below zero by at most what the fields
+ * below bit 20 hold (preempt, softirq, hardirq nesting); anything deeper is
+ * no imbalance but garbage.
+ */
+#define IMBALANCE_MAX 0xfffff
+
+/*
  * A count below zero, as a 32-bit word or as x86's preempt_count(),
  * which masks bit 31 (the inverted need-resched) and so prints -0x100 as
  * 7fffff00.
@@ -361,12 +389,12 @@ static bool below_zero(uint64_t v, int64_t *n, bool *masked)
 	*masked = false;
 	if (v & 0x80000000u) {
 		*n = (int32_t)(uint32_t)v;
-		return *n >= -0x01000000;
+		return *n >= -IMBALANCE_MAX;
 	}
 	if ((v & 0x7f000000u) == 0x7f000000u) {
 		*n = (int32_t)(uint32_t)(v | 0x80000000u);
 		*masked = true;
-		return true;
+		return *n >= -IMBALANCE_MAX;
 	}
 	return false;
 }
@@ -433,11 +461,22 @@ static uint64_t choose_era(struct splat *s, uint64_t v, const struct era **out)
 {
 	int e = era_of_version(s);
 
+	if (e == ERA_2026 && s->printer == SPLAT_SLEEP &&
+	    s->irqs_disabled == 1 && !(v & 0x00ff0000u)) {
+		e = ERA_2020;
+		WHY(s,
+		    "Kernel %s, but irqs_disabled() is 1 and bits 16-23 "
+		    "(the 2026 layout's irq-disable depth) are 0: this "
+		    "kernel does not count interrupt disabling in "
+		    "preempt_count, so its word has the 2020 layout.",
+		    s->kernel);
+	} else if (e >= 0) {
+		WHY(s, "Layout from the splat's own version line (%s).",
+		    s->kernel);
+	}
 	if (e >= 0) {
 		*out = &eras[e];
 		snprintf(s->layout, sizeof(s->layout), "%s", eras[e].name);
-		WHY(s, "Layout from the splat's own version line (%s).",
-		    s->kernel);
 	} else if (v < 0x10000) {
 		*out = &eras[ERA_2020];
 		snprintf(s->layout, sizeof(s->layout),
@@ -446,7 +485,7 @@ static uint64_t choose_era(struct splat *s, uint64_t v, const struct era **out)
 	} else {
 		*out = NULL;
 		s->layout[0] = '\0';
-		for (int i = 0; i < NR_ERAS; i++)
+		for (int i = s->era_floor; i < NR_ERAS; i++)
 			if (era_fits(&eras[i], v)) {
 				if (!*out)
 					*out = &eras[i];
@@ -461,6 +500,9 @@ static uint64_t choose_era(struct splat *s, uint64_t v, const struct era **out)
 			return v;
 		WHY(s, "No version line: the layouts that fit are %s.",
 		    s->layout);
+		if (s->era_floor == ERA_2020)
+			WHY(s, "The printer's format dates the kernel to 5.16 "
+			       "or later, so older layouts are out.");
 		if (era_fits(&eras[ERA_2026], v) && (v & 0x00ff0000u))
 			NOTE(s, "In the 2026 layout bits 16-23 would be the "
 				"irq-disable depth, not hardirq nesting.");
@@ -489,6 +531,8 @@ static uint64_t choose_era(struct splat *s, uint64_t v, const struct era **out)
 static bool check_corrupt(struct splat *s, uint64_t v, uint64_t *out,
 			  const struct era **e)
 {
+	size_t notes_len;
+
 	if (looks_like_address(v)) {
 		s->verdict = SV_CORRUPT;
 		snprintf(s->context, sizeof(s->context),
@@ -497,12 +541,23 @@ static bool check_corrupt(struct splat *s, uint64_t v, uint64_t *out,
 		       "pointer written over the count), not a count.");
 		return true;
 	}
+	notes_len = strlen(s->notes);
 	*out = choose_era(s, v, e);
 	if (!*e || !era_fits(*e, *out)) {
+		/* garbage has no PREEMPT_ACTIVE marker to take out */
+		s->preempt_active = 0;
+		s->notes[notes_len] = '\0';
 		s->verdict = SV_CORRUPT;
 		snprintf(s->context, sizeof(s->context),
 			 "corrupt: 0x%" PRIx64 " sets bits no layout uses", v);
 		WHY(s, "Bits are set that no layout of the word defines.");
+		if (v <= UINT32_MAX && (v & 0x80000000u))
+			WHY(s,
+			    "Read as a count below zero it would be -0x%x: "
+			    "deeper than every preempt, softirq and hardirq "
+			    "level together, which no run of missing exits "
+			    "reaches.",
+			    (unsigned int)-(int32_t)(uint32_t)v);
 		return true;
 	}
 	return false;
@@ -529,18 +584,31 @@ static void caller_holds(struct splat *s, uint64_t v)
 
 /* ---- whole-splat facts ---- */
 
+/*
+ * Where reports name the kernel; group 2 is the version.  The
+ * "Tainted:" line, lockdep's "3.15.0 #406 Not tainted", the 2.6 i386
+ * oops' "EFLAGS: 00010097   (2.6.10-rc2-mm1-rt-v0.7.28-0)", and a
+ * version line a mail wrapped onto a line of its own ("6.9.0-rc2 #128").
+ */
+static const char *const version_res[] = {
+	"(Not tainted|Tainted:[^0-9(]*)[[:space:]]*\\(?([0-9]+\\.[0-9]+"
+	"[^[:space:])]*)",
+	"^()([0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+ (Not )?[Tt]ainted",
+	"^(EFLAGS: [[:xdigit:]]+ +)\\(([0-9]+\\.[0-9]+[^)[:space:]]*)\\)",
+	"^()([0-9]+\\.[0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+[[:space:]]*$",
+};
+
 static void read_version(struct splat *s, const char *line)
 {
 	regmatch_t m[3];
 	const char *dot;
+	size_t i, n = sizeof(version_res) / sizeof(version_res[0]);
 
 	if (s->kernel[0])
 		return;
-	if (!rx("(Not tainted|Tainted:[^0-9(]*)[[:space:]]*\\(?([0-9]+\\.[0-9]+"
-		"[^[:space:])]*)",
-		line, m, 3) &&
-	    !rx("^()([0-9]+\\.[0-9]+[^[:space:]]*) #[0-9]+ (Not )?[Tt]ainted",
-		line, m, 3))
+	for (i = 0; i < n && !rx(version_res[i], line, m, 3); i++)
+		;
+	if (i == n)
 		return;
 	grp(line, &m[2], s->kernel, sizeof(s->kernel));
 	s->kv_major = atoi(s->kernel);
@@ -557,10 +625,24 @@ static void read_comm(struct splat *s, const char *line)
 
 	if (!rx("Comm: ([^[:space:]]+)", line, m, 2) &&
 	    !rx("comm: ([^[:space:]]+)", line, m, 2) &&
+	    !rx("^Process (.+) \\(pid: ", line, m, 2) &&
 	    !rx("name: ([^[:space:]]+)", line, m, 2))
 		return;
 	if (!s->comm[0])
 		grp(line, &m[1], s->comm, sizeof(s->comm));
+}
+
+/* "pid: 1, name: swapper/0" and "CPU: 4 UID: 0 PID: 1 Comm: ...". */
+static void read_pid(struct splat *s, const char *line)
+{
+	regmatch_t m[2];
+
+	if (s->pid >= 0)
+		return;
+	if (rx("[^a-zA-Z]pid: ([0-9]+), name: ", line, m, 2) ||
+	    rx("PID: ([0-9]+) (UID: [0-9]+ )?Comm: ", line, m, 2) ||
+	    rx("\\(pid: ([0-9]+),", line, m, 2))
+		s->pid = atol(line + m[1].rm_so);
 }
 
 static void read_markers(struct splat *s, const char *line)
@@ -589,15 +671,17 @@ static void read_might_sleep(struct splat *s, const char *line)
 		s->in_atomic = atoi(line + m[1].rm_so);
 		s->irqs_disabled = atoi(line + m[4].rm_so);
 		if (m[3].rm_so >= 0 && hexval(line, &m[3], &s->printed, 16))
-			s->have_count = true;
+			s->have_count = s->rt_bracket = true;
 	}
 	if (rx("^preempt_count: (0x)?([[:xdigit:]]+), expected: "
 	       "(0x)?([[:xdigit:]]+)",
 	       line, m, 5) &&
 	    hexval(line, &m[2], &s->printed, 16) &&
-	    hexval(line, &m[4], &s->expected, 16))
+	    hexval(line, &m[4], &s->expected, 16)) {
 		s->have_count = s->have_expected = true;
-	if (rx("RCU nest depth: ([0-9]+), expected: ([0-9]+)", line, m, 3)) {
+		s->era_floor = ERA_2020; /* this line is 5.16's */
+	}
+	if (rx("RCU nest depth: (-?[0-9]+), expected: ([0-9]+)", line, m, 3)) {
 		s->have_rcu = true;
 		s->rcu_depth = atol(line + m[1].rm_so);
 		s->rcu_expected = atol(line + m[2].rm_so);
@@ -618,9 +702,40 @@ static void read_preempt_off(struct splat *s, const char *line,
 	snprintf(s->preempt_off_at, sizeof(s->preempt_off_at), "%s", at);
 }
 
+/*
+ * The 2.6 -RT patch's latency tracer (print_traces()) after a report:
+ * "| preempt count: 00000005 ]" (2004: "preempt count: 00000002"), then
+ * one ".. " entry per level, naming who took it.  Some versions list
+ * print_traces() itself: that level is the tracer's own.
+ */
+static void read_trace(struct splat *s, const char *line)
+{
+	regmatch_t m[2];
+
+	if (!s->have_trace) {
+		if (rx("^preempt count: ([[:xdigit:]]{8})", line, m, 2))
+			s->have_trace =
+				hexval(line, &m[1], &s->trace_count, 16);
+		return;
+	}
+	if (strncmp(line, ".. ", 3))
+		return;
+	s->trace_levels++;
+	if (strstr(line, "print_traces+"))
+		s->trace_self++;
+	else if (strstr(line, " __schedule+") || strstr(line, " schedule+"))
+		s->trace_sched++;
+	else if (strstr(line, " die+"))
+		s->trace_die++;
+}
+
 static void read_line(struct splat *s, const char *line, const char *next)
 {
 	read_version(s, line);
+	read_pid(s, line);
+	read_trace(s, line);
+	if (!strncmp(line, "caller is ", 10))
+		s->caller_is = true;
 	read_comm(s, line);
 	read_markers(s, line);
 	read_preempt_off(s, line, next);
@@ -634,17 +749,35 @@ static void read_sched_header(struct splat *s, const char *line)
 {
 	regmatch_t m[4];
 
-	/* 2.6.2x: comm/0xCOUNT/pid; later comm/pid/0xCOUNT (comm may
-	 * hold '/'). */
-	if (rx("scheduling while atomic: (.*)/[0-9]+/0x([[:xdigit:]]+)", line,
-	       m, 3)) {
+	/* 2.6.0 to 2.6.2x: comm/0xCOUNT/pid; later comm/pid/0xCOUNT (comm
+	 * may hold '/'). */
+	if (rx("scheduling while atomic: (.*)/[0-9]+/0x([[:xdigit:]]+)"
+	       "[[:space:]]*$",
+	       line, m, 3)) {
 		grp(line, &m[1], s->comm, sizeof(s->comm));
 		s->have_count = hexval(line, &m[2], &s->printed, 16);
+		if (rx("/([0-9]+)/0x[[:xdigit:]]+", line, m, 2))
+			s->pid = atol(line + m[1].rm_so);
 	} else if (rx("scheduling while atomic: (.*)/0x([[:xdigit:]]+)/[0-9]+",
 		      line, m, 3)) {
 		grp(line, &m[1], s->comm, sizeof(s->comm));
 		s->have_count = hexval(line, &m[2], &s->printed, 16);
+		s->sched_old_fmt = true;
+		if (rx("/0x[[:xdigit:]]+/([0-9]+)", line, m, 2))
+			s->pid = atol(line + m[1].rm_so);
 	}
+}
+
+/* "comm/pid" where @re's two groups are. */
+static bool read_comm_pid(struct splat *s, const char *line, const char *re)
+{
+	regmatch_t m[3];
+
+	if (!rx(re, line, m, 3))
+		return false;
+	grp(line, &m[1], s->comm, sizeof(s->comm));
+	s->pid = atol(line + m[2].rm_so);
+	return true;
 }
 
 static void read_header(struct splat *s, const char *line)
@@ -655,12 +788,20 @@ static void read_header(struct splat *s, const char *line)
 	case SPLAT_SCHED:
 		read_sched_header(s, line);
 		break;
-	case SPLAT_SMP_ID:
-		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code: (.*)/[0-9]+",
-		       line, m, 3)) {
+	case SPLAT_SLEEP: /* 2.6 -RT: "... invalid context comm(pid) at" */
+		if (rx("invalid context (.+)\\(([0-9]+)\\)( at |$)", line, m,
+		       4))
+			grp(line, &m[1], s->comm, sizeof(s->comm));
+		break;
+	case SPLAT_OOPS_REGS:
+		if (rx(" preempt: ?([[:xdigit:]]{8})", line, m, 2))
 			s->have_count = hexval(line, &m[1], &s->printed, 16);
-			grp(line, &m[2], s->comm, sizeof(s->comm));
-		}
+		break;
+	case SPLAT_SMP_ID:
+		if (rx("in preemptible \\[([[:xdigit:]]+)\\] code:", line, m,
+		       2))
+			s->have_count = hexval(line, &m[1], &s->printed, 16);
+		read_comm_pid(s, line, "code: (.*)/([0-9]+)");
 		break;
 	case SPLAT_SOFTIRQ:
 		if (rx("with preempt_count ([[:xdigit:]]+), exited with "
@@ -735,14 +876,18 @@ static void read_wq_new(struct splat *s, const char *line)
 
 static void idle_and_threads(struct splat *s)
 {
-	if (!strncmp(s->comm, "swapper", 7)) {
+	/* pid 1 runs as "swapper/0" until it execs init: not idle */
+	if (!strncmp(s->comm, "swapper", 7) && s->pid <= 0) {
 		s->idle = true;
 		NOTE(s,
-		     "%s is the idle task: it runs with a baseline "
-		     "preempt_count of 1 and must never sleep.",
+		     "%s is the idle task: since 2.6.12 it runs with a "
+		     "baseline preempt_count of 1 and must never sleep.",
 		     s->comm);
 	}
-	if (!strncmp(s->comm, "irq/", 4)) {
+	/* 2.6 -RT named its interrupt threads "IRQ 1" */
+	if (!strncmp(s->comm, "irq/", 4) ||
+	    (!strncmp(s->comm, "IRQ ", 4) &&
+	     isdigit((unsigned char)s->comm[4]))) {
 		s->threaded_irq = true;
 		NOTE(s,
 		     "%s is a threaded interrupt handler: a kernel thread, "
@@ -763,11 +908,68 @@ static void idle_and_threads(struct splat *s)
 		     s->preempt_off_at);
 }
 
+/*
+ * Before 2.6.23 (CFS) schedule() checked in_atomic() and printed before
+ * its own preempt_disable(); the format then was comm/0xCOUNT/pid.  From
+ * 2.6.23 the check sits after it (schedule_debug()), in the same format
+ * until the pid moved first.  Evidence, strongest first: the version
+ * line, the -RT latency tracer's list of who holds each level, the -RT
+ * patch's "caller is" line (its pre-CFS check).
+ */
+static bool sched_checked_before_disable(struct splat *s)
+{
+	int v = s->kv_major * 1000 + s->kv_minor;
+
+	if (!s->sched_old_fmt)
+		return false;
+	if (s->kv_major) {
+		int sub = 0;
+		const char *p = strchr(s->kernel, '.');
+
+		p = p ? strchr(p + 1, '.') : NULL;
+		sub = p ? atoi(p + 1) : 0;
+		if (v < 2006 || (v == 2006 && sub < 23)) {
+			WHY(s,
+			    "Kernel %s is older than 2.6.23: schedule() "
+			    "checked in_atomic() and printed before its own "
+			    "preempt_disable(), so the count is the "
+			    "caller's.",
+			    s->kernel);
+			return true;
+		}
+		return false;
+	}
+	if (s->have_trace) {
+		if (s->trace_sched)
+			return false;
+		WHY(s, "No version line, but the -RT latency tracer lists who "
+		       "took each level and none is the scheduler's: this "
+		       "kernel (before 2.6.23, by the comm/0xCOUNT/pid format) "
+		       "printed before schedule()'s own preempt_disable(), so "
+		       "the count is the caller's.");
+		return true;
+	}
+	if (s->caller_is) {
+		WHY(s, "No version line; the comm/0xCOUNT/pid format with the "
+		       "-RT patch's \"caller is\" line is the pre-2.6.23 "
+		       "check, made before schedule()'s own preempt_disable(): "
+		       "the count is the caller's.");
+		return true;
+	}
+	NOTE(s, "The comm/0xCOUNT/pid format was printed both before 2.6.23 "
+		"(before schedule()'s preempt_disable(): then the caller held "
+		"all of it) and by 2.6.23 to 2.6.2x (after it); without a "
+		"version line the later reading is given.");
+	return false;
+}
+
 static void do_sched(struct splat *s)
 {
 	uint64_t v = s->printed;
 	const struct era *e;
 	int64_t n;
+
+	s->fn = "__schedule_bug, printed inside the scheduler";
 
 	if (below_zero(v, &n, &s->x86_masked)) {
 		s->own = -1;
@@ -787,7 +989,10 @@ static void do_sched(struct splat *s)
 	}
 	if (check_corrupt(s, v, &v, &e))
 		return;
-	if (v & 0xff) {
+	if ((v & 0xff) && sched_checked_before_disable(s)) {
+		s->own = 0;
+		s->fn = "schedule(), before its own preempt_disable()";
+	} else if (v & 0xff) {
 		s->own = 1;
 		v -= 1;
 		WHY(s, "__schedule_bug() prints from inside the scheduler, "
@@ -812,27 +1017,65 @@ static void do_sched(struct splat *s)
 			"nothing more, yet it tried to sleep.");
 }
 
+/* 2.6.0 to 2.6.8: "bad: scheduling while atomic!" and no count. */
+static void sched_no_count(struct splat *s)
+{
+	s->fn = "schedule(), before its own preempt_disable()";
+	snprintf(s->context, sizeof(s->context),
+		 "not printed: in_atomic() was 1 when schedule() was called");
+	WHY(s, "Early 2.6 kernels printed \"bad: scheduling while atomic!\" "
+	       "with no count, checking in_atomic() before schedule()'s own "
+	       "preempt_disable(): the caller held a nonzero count, which "
+	       "one is not said.");
+}
+
 static void do_sleep(struct splat *s)
 {
 	s->own = 0;
+	s->fn = s->have_expected ? "__might_resched"
+		: s->rt_bracket	 ? "the -RT patch's __might_sleep"
+				 : "__might_sleep";
+	if (s->rt_bracket && !s->rt) {
+		s->rt = true;
+		NOTE(s, "The bracketed count after in_atomic() is the 2.6 "
+			"-RT patch's format: this is a PREEMPT_RT kernel.");
+	}
 	if (s->irqs_disabled > 1)
 		NOTE(s,
-		     "irqs_disabled(): %d is arm64's raw DAIF I bit "
-		     "(0x80) that older kernels printed: irqs were "
-		     "disabled.",
+		     "irqs_disabled(): %d is the raw interrupt-mask bit "
+		     "0x80 (arm64's DAIF I, 32-bit ARM's CPSR I) that "
+		     "older kernels printed: irqs were disabled.",
 		     s->irqs_disabled);
-	if (s->have_rcu && s->rcu_depth != s->rcu_expected)
+	if (s->have_rcu && s->rcu_depth < s->rcu_expected)
+		add(s->leak, sizeof(s->leak),
+		    "RCU nest depth %ld, expected %ld: %ld "
+		    "rcu_read_unlock() too many (an unbalanced unlock; "
+		    "PREEMPT_RCU keeps the depth in the task)",
+		    s->rcu_depth, s->rcu_expected,
+		    s->rcu_expected - s->rcu_depth);
+	else if (s->have_rcu && s->rcu_depth != s->rcu_expected)
 		snprintf(s->leak, sizeof(s->leak),
 			 "RCU nest depth %ld, expected %ld: %ld "
 			 "rcu_read_lock() too many (PREEMPT_RCU keeps this "
 			 "in the task, not in the count)",
 			 s->rcu_depth, s->rcu_expected,
 			 s->rcu_depth - s->rcu_expected);
+	else if (s->have_rcu && s->rcu_depth)
+		NOTE(s,
+		     "RCU nest depth %ld is what the caller may hold here "
+		     "(expected %ld: on PREEMPT_RT a spinlock_t may be taken "
+		     "inside an RCU reader): no RCU leak.",
+		     s->rcu_depth, s->rcu_expected);
 	if (!s->have_count) {
 		s->verdict = SV_NOT_PRINTED;
-		snprintf(s->context, sizeof(s->context),
-			 "not printed: in_atomic() %d, irqs_disabled() %d",
-			 s->in_atomic, s->irqs_disabled);
+		if (s->in_atomic < 0)
+			snprintf(s->context, sizeof(s->context),
+				 "not printed, and no in_atomic() line");
+		else
+			snprintf(s->context, sizeof(s->context),
+				 "not printed: in_atomic() %d, "
+				 "irqs_disabled() %d",
+				 s->in_atomic, s->irqs_disabled);
 		WHY(s, "Before 5.16 this printer gave no count: in_atomic() 1 "
 		       "says preempt_count() was above the expected offset "
 		       "(preemption, bh or an interrupt; a spinlock only "
@@ -840,8 +1083,13 @@ static void do_sleep(struct splat *s)
 		       "interrupts were off.");
 		return;
 	}
-	WHY(s, "__might_resched() prints preempt_count() as the caller left "
-	       "it: the printer adds nothing.");
+	if (s->rt_bracket)
+		WHY(s, "The -RT patch's __might_sleep() prints preempt_count() "
+		       "in brackets as the caller left it: the printer adds "
+		       "nothing.");
+	else
+		WHY(s, "__might_resched() prints preempt_count() as the caller "
+		       "left it: the printer adds nothing.");
 	if (s->have_expected && s->printed < s->expected &&
 	    s->printed <= 0xff) {
 		s->caller_known = true;
@@ -856,6 +1104,68 @@ static void do_sleep(struct splat *s)
 	if (s->verdict == SV_DECODED && !s->caller && s->irqs_disabled)
 		snprintf(s->context, sizeof(s->context),
 			 "task with nothing counted, but irqs disabled");
+	if (s->verdict == SV_DECODED && s->idle && (s->caller & 0xff) == 1)
+		NOTE(s, "The preempt depth of 1 is the idle task's baseline, "
+			"not a lock it took.");
+}
+
+/*
+ * The 2.6 -RT i386 oops prints the registers from die(), which holds
+ * die.lock (spin_lock_irq()) meanwhile: on a PREEMPT kernel that level is
+ * in the count.
+ */
+static void do_oops(struct splat *s)
+{
+	uint64_t v = s->printed;
+
+	s->fn = "die(), show_registers()";
+	if (!(v & 0xff)) {
+		s->own = 0;
+		WHY(s, "The preempt depth is 0: die()'s lock is not counted "
+		       "(no CONFIG_PREEMPT), so the count is the faulting "
+		       "code's.");
+	} else {
+		s->own = 1;
+		v -= (uint64_t)s->own;
+		WHY(s, "die() prints the registers holding its die.lock "
+		       "(spin_lock_irq()), whose preempt level is in the "
+		       "count: the faulting code held one level less.");
+		if (s->trace_die)
+			WHY(s, "The -RT latency tracer lists die()'s level.");
+	}
+	caller_holds(s, v);
+}
+
+/* The -RT latency tracer's count as a second witness. */
+static void trace_notes(struct splat *s)
+{
+	uint64_t t = s->trace_count - (uint64_t)s->trace_self;
+
+	if (!s->have_trace)
+		return;
+	if (!s->rt) {
+		s->rt = true;
+		NOTE(s, "print_traces() was the 2.6 -RT patch's: this is a "
+			"PREEMPT_RT kernel.");
+	}
+	NOTE(s,
+	     "The -RT latency tracer printed preempt count 0x%" PRIx64
+	     " with %d level%s listed",
+	     s->trace_count, s->trace_levels, s->trace_levels == 1 ? "" : "s");
+	if (s->trace_self)
+		add(s->notes, sizeof(s->notes),
+		    ", one of them print_traces()'s own: 0x%" PRIx64
+		    " without it",
+		    t);
+	if (s->have_count && t == s->printed)
+		add(s->notes, sizeof(s->notes), ", as the report says.");
+	else if (s->have_count)
+		add(s->notes, sizeof(s->notes),
+		    ", not the report's 0x%" PRIx64
+		    ": the count changed between the two prints.",
+		    s->printed);
+	else
+		add(s->notes, sizeof(s->notes), ".");
 }
 
 static void do_smp_id(struct splat *s)
@@ -873,6 +1183,9 @@ static void do_smp_id(struct splat *s)
 	s->verdict = SV_DECODED;
 	s->caller_known = true;
 	s->caller = 0;
+	if (s->idle)
+		NOTE(s, "The idle task at count 0: a kernel before 2.6.12, "
+			"whose idle tasks still ran preemptible.");
 	snprintf(s->context, sizeof(s->context),
 		 "task, preemptible (count 0, irqs on)");
 	if (s->printed == 0)
@@ -983,6 +1296,12 @@ static void do_lockdep_irq(struct splat *s)
 	    "and SE whether hardirqs and softirqs were enabled.",
 	    s->hc, s->hc_n, s->sc, s->sc_n, s->he, s->se);
 	caller_holds(s, v);
+	if (!strcmp(s->stack, "NMI") && s->hc_n == 1 && !s->sc_n) {
+		snprintf(s->context, sizeof(s->context), "NMI");
+		WHY(s, "The trace runs on the NMI stack: nmi_enter() adds "
+		       "HARDIRQ_OFFSET too, so lockdep's HC1[1] is the NMI, "
+		       "not a hardirq.");
+	}
 	add(s->context, sizeof(s->context), "; hardirqs %s, softirqs %s",
 	    s->he ? "enabled" : "disabled", s->se ? "enabled" : "disabled");
 	s->printed = v;
@@ -995,6 +1314,8 @@ static void analyse(struct splat *s)
 	case SPLAT_SCHED:
 		if (s->have_count)
 			do_sched(s);
+		else
+			sched_no_count(s);
 		break;
 	case SPLAT_SLEEP:
 		do_sleep(s);
@@ -1019,6 +1340,10 @@ static void analyse(struct splat *s)
 	case SPLAT_LOCKDEP_IRQ:
 		do_lockdep_irq(s);
 		break;
+	case SPLAT_OOPS_REGS:
+		if (s->have_count)
+			do_oops(s);
+		break;
 	case SPLAT_NONE:
 		break;
 	}
@@ -1034,9 +1359,14 @@ void splat_read(const char *const *lines, size_t n, size_t at, struct splat *s)
 	s->printer = splat_header(lines[at]);
 	s->line = at + 1;
 	s->in_atomic = s->irqs_disabled = -1;
+	s->pid = -1;
 	s->own = -1;
 	s->verdict = SV_NOT_PRINTED;
 	read_header(s, lines[at]);
+	/* a mail wrapped the header after "code:": "swapper/0" follows */
+	if (s->printer == SPLAT_SMP_ID && !s->comm[0] && at + 1 < n)
+		read_comm_pid(s, lines[at + 1],
+			      "^([^[:space:]/]+)/([0-9]+)[[:space:]]*$");
 	if (to > n)
 		to = n;
 	for (size_t i = from; i < to; i++) {
@@ -1054,6 +1384,7 @@ void splat_read(const char *const *lines, size_t n, size_t at, struct splat *s)
 	}
 	idle_and_threads(s);
 	analyse(s);
+	trace_notes(s);
 }
 
 /* ---- lockdep's lock lines ---- */

@@ -23,6 +23,7 @@ enum splat_printer {
 	SPLAT_EXIT,	   /* do_exit()'s "exited with preempt_count" */
 	SPLAT_CANT_SLEEP,  /* __cant_sleep()/__cant_migrate() */
 	SPLAT_LOCKDEP_IRQ, /* lockdep's [HCn[n]:SCn[n]:HEn:SEn] */
+	SPLAT_OOPS_REGS,   /* 2.6 -RT i386 oops: "ss: 0068   preempt: %08x" */
 };
 
 enum splat_verdict {
@@ -39,6 +40,7 @@ struct splat {
 	enum splat_printer printer;
 	unsigned long line;
 	char comm[64];
+	long pid; /* -1 when the report does not say */
 	char kernel[64];
 	int kv_major, kv_minor; /* 0 when the splat has no version line */
 	bool rt, idle, threaded_irq;
@@ -55,7 +57,16 @@ struct splat {
 	int hc, hc_n, sc, sc_n, he, se; /* lockdep's irq state */
 	bool wq_new;
 	long lock_from, lock_to, rcu_from, rcu_to;
-	uint64_t entered; /* softirq: the count on entry */
+	uint64_t entered;   /* softirq: the count on entry */
+	bool rt_bracket;    /* "in_atomic():1 [%08x]": the -RT patch's */
+	bool sched_old_fmt; /* "comm/0x%08x/pid": 2.6.0 to 2.6.2x */
+	bool caller_is;	    /* -RT's "caller is" line after the header */
+	int era_floor;	    /* the printer's format rules out older eras */
+	/* the 2.6 -RT latency tracer's "preempt count: %08x" and its list */
+	bool have_trace;
+	uint64_t trace_count;
+	int trace_levels, trace_self, trace_sched, trace_die;
+	const char *fn; /* the printing function, for the title */
 
 	/* results */
 	enum splat_verdict verdict;

@@ -4,8 +4,9 @@
  * tests/tools/splats/: each NAME.log is one report as posted publicly
  * (its source in its first line), each NAME.expect the facts its splat
  * object must carry.  Then the splat reader called directly, for the
- * cases the corpus has no real report of (a corrupt count), and the
- * log reader's hostile-input rules.
+ * cases the corpus has no real report of (a stack address written over
+ * the count; the corpus's corrupt count is garbage of another kind), and
+ * the log reader's hostile-input rules.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -276,6 +277,12 @@ static void prefixes_are_stripped(void **state)
 	assert_string_equal(splat_strip("4,622,406528882,-; #0: x"), "#0: x");
 	assert_string_equal(splat_strip("Jun 16 20:40:39 host kernel: BUG: x"),
 			    "BUG: x");
+	assert_string_equal(splat_strip("2011-06-13T12:59:32.897951+02:00 "
+					"(none) kernel: preempt_count: 1"),
+			    "preempt_count: 1");
+	assert_string_equal(splat_strip("\xd0\xba\xd0\xb2\xd1\x96 09 19:54:36 "
+					"spock kernel: caller is f+0x1"),
+			    "caller is f+0x1");
 	/* text that only looks like a prefix stays */
 	assert_string_equal(splat_strip("3.15.0 #406 Not tainted"),
 			    "3.15.0 #406 Not tainted");
