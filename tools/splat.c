@@ -324,7 +324,7 @@ static int era_of_version(const struct splat *s)
 		return ERA_3X;
 	if (v < 404)
 		return ERA_313;
-	if (v < 700)
+	if (v < 703)
 		return ERA_2020;
 	return ERA_2026;
 }
