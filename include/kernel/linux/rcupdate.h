@@ -19,4 +19,14 @@ static inline bool rcu_is_watching(void)
 	return true;
 }
 
+/*
+ * call_rcu_hurry() - call_rcu(): there is no lazy RCU here
+ * (CONFIG_RCU_LAZY), so every callback is already in a hurry.  Same
+ * contexts as call_rcu().
+ */
+static inline void call_rcu_hurry(struct rcu_head *head, rcu_callback_t func)
+{
+	call_rcu(head, func);
+}
+
 #endif /* _LINUX_RCUPDATE_H */
