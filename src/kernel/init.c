@@ -265,11 +265,17 @@ static void kernel_boot(void)
 	system_state = SYSTEM_RUNNING;
 }
 
+/* smpboot.c's, when kernel code registered per-CPU threads. */
+extern void pk_smpboot_shutdown(void) __attribute__((weak));
+
 static void kernel_shutdown(void)
 {
 	system_state = SYSTEM_HALT;
 	if (SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls))
 		run_in_task(run_exitcalls, "kernel_exit");
+	/* After the exits, which may still need the threads' work done. */
+	if (pk_smpboot_shutdown)
+		pk_smpboot_shutdown();
 }
 
 __attribute__((constructor)) static void kernel_hooks(void)

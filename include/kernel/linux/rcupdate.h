@@ -6,7 +6,11 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/cleanup.h>
 #include <preempt/rcupdate.h>
+
+/* guard(rcu)(): an RCU reader to the end of the scope. */
+DEFINE_LOCK_GUARD_0(rcu, rcu_read_lock(), rcu_read_unlock())
 
 /*
  * rcu_is_watching() - whether RCU sees this CPU as able to read.  Kernel
