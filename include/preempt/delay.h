@@ -33,8 +33,8 @@ unsigned long jiffies_now(void);
 
 /*
  * jiffies - ticks, from INITIAL_JIFFIES at boot, a variable the tick
- * advances (as in the kernel: code may take its address).  Stands still while no vCPU takes
- * a tick; jiffies_now() reads the clock instead.
+ * advances (as in the kernel: code may take its address).  Stands still while
+ * no vCPU takes a tick; jiffies_now() reads the clock instead.
  */
 extern volatile unsigned long jiffies;
 

@@ -15,13 +15,11 @@
 #include <linux/rculist.h>
 
 #define DEFINE_HASHTABLE(name, bits)                                           \
-	struct hlist_head name[1 << (bits)] = {                                \
-		[0 ...((1 << (bits)) - 1)] = HLIST_HEAD_INIT                   \
-	}
+	struct hlist_head name[1 << (bits)] = {[0 ...((1 << (bits)) - 1)] =    \
+						       HLIST_HEAD_INIT}
 #define DEFINE_READ_MOSTLY_HASHTABLE(name, bits)                               \
 	struct hlist_head name[1 << (bits)] __read_mostly = {                  \
-		[0 ...((1 << (bits)) - 1)] = HLIST_HEAD_INIT                   \
-	}
+		[0 ...((1 << (bits)) - 1)] = HLIST_HEAD_INIT}
 #define DECLARE_HASHTABLE(name, bits) struct hlist_head name[1 << (bits)]
 
 #define HASH_SIZE(name) (ARRAY_SIZE(name))
@@ -45,7 +43,8 @@ static inline void __hash_init(struct hlist_head *ht, unsigned int sz)
 	hlist_add_head(node, &hashtable[hash_min(key, HASH_BITS(hashtable))])
 /** hash_add_rcu() - the same, for RCU readers. */
 #define hash_add_rcu(hashtable, node, key)                                     \
-	hlist_add_head_rcu(node, &hashtable[hash_min(key, HASH_BITS(hashtable))])
+	hlist_add_head_rcu(node,                                               \
+			   &hashtable[hash_min(key, HASH_BITS(hashtable))])
 
 /** hash_hashed() - is @node in a table? */
 static inline bool hash_hashed(struct hlist_node *node)
@@ -91,12 +90,11 @@ static inline void hash_del_rcu(struct hlist_node *node)
 
 /* The nodes in @key's bucket (other keys may share it: compare). */
 #define hash_for_each_possible(name, obj, member, key)                         \
-	hlist_for_each_entry(obj, &name[hash_min(key, HASH_BITS(name))],       \
-			     member)
+	hlist_for_each_entry(obj, &name[hash_min(key, HASH_BITS(name))], member)
 
 #define hash_for_each_possible_rcu(name, obj, member, key, cond...)            \
-	hlist_for_each_entry_rcu(                                              \
-		obj, &name[hash_min(key, HASH_BITS(name))], member, ##cond)
+	hlist_for_each_entry_rcu(obj, &name[hash_min(key, HASH_BITS(name))],   \
+				 member, ##cond)
 
 #define hash_for_each_possible_safe(name, obj, tmp, member, key)               \
 	hlist_for_each_entry_safe(                                             \

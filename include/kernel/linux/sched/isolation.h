@@ -50,8 +50,7 @@ static inline bool housekeeping_test_cpu(int cpu, enum hk_type type)
 	return true;
 }
 
-static inline void housekeeping_affine(struct task_struct *t,
-				       enum hk_type type)
+static inline void housekeeping_affine(struct task_struct *t, enum hk_type type)
 {
 	(void)t;
 	(void)type;
