@@ -3,6 +3,7 @@
 #ifndef _LINUX_WAIT_H
 #define _LINUX_WAIT_H
 
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <preempt/wait.h>
 
