@@ -253,6 +253,19 @@ static void run_in_task(int (*fn)(void *), const char *name)
 	kthread_stop(k);
 }
 
+/*
+ * A program's kernel/async.c (6.9 on): start_kernel() calls its
+ * async_init() before the initcalls, which may already use it.
+ */
+extern void async_init(void) __attribute__((weak));
+
+static int run_async_init(void *unused)
+{
+	(void)unused;
+	async_init();
+	return 0;
+}
+
 static void kernel_boot(void)
 {
 	system_state = SYSTEM_BOOTING;
@@ -260,6 +273,8 @@ static void kernel_boot(void)
 	check_config();
 	parse_cmdline();
 	system_state = SYSTEM_SCHEDULING;
+	if (async_init)
+		run_in_task(run_async_init, "kernel_init");
 	if (SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls))
 		run_in_task(run_initcalls, "kernel_init");
 	system_state = SYSTEM_RUNNING;
