@@ -66,7 +66,8 @@ static void busy_fn(struct work_struct *w)
 
 static void run_cm(enum preempt_model model)
 {
-	pk_boot_online(2, model);
+	/* One CPU: only the pool's own hand-over can run the second item. */
+	pk_boot_online(1, model);
 	wq = alloc_workqueue("cm", 0, 0);
 	assert_non_null(wq);
 	INIT_WORK(&sleeper_w, sleeper_fn);
