@@ -28,6 +28,7 @@
 static struct workqueue_struct *wq;
 static DECLARE_COMPLETION(sleeper_started);
 static DECLARE_COMPLETION(second_ran);
+static DECLARE_COMPLETION(sleeper_done);
 static struct work_struct sleeper_w, second_w, busy_w[4];
 static long handed_over;
 static bool second_queued;
@@ -42,6 +43,7 @@ static void sleeper_fn(struct work_struct *w)
 		cpu_relax();
 	/* Sleeping: the pool starts another worker for the second item. */
 	handed_over = wait_for_completion_timeout(&second_ran, 2 * HZ);
+	complete(&sleeper_done);
 }
 
 static void second_fn(struct work_struct *w)
@@ -75,10 +77,13 @@ static void run_cm(enum preempt_model model)
 	WRITE_ONCE(second_queued, false);
 	reinit_completion(&sleeper_started);
 	reinit_completion(&second_ran);
+	reinit_completion(&sleeper_done);
 	assert_true(queue_work_on(0, wq, &sleeper_w));
 	wait_for_completion(&sleeper_started);
 	assert_true(queue_work_on(0, wq, &second_w));
 	WRITE_ONCE(second_queued, true);
+	/* Not flush_workqueue() yet: queueing its barrier kicks the pool. */
+	wait_for_completion(&sleeper_done);
 	flush_workqueue(wq);
 	assert_true(handed_over > 0);
 
