@@ -24,13 +24,17 @@ void ndelay(unsigned long nsecs);
 /** msecs_to_jiffies() - ticks covering @m milliseconds, rounded up. */
 unsigned long msecs_to_jiffies(unsigned int m);
 
-/** jiffies_now() - ticks since boot on this machine, from its clock. */
+/**
+ * jiffies_now() - the jiffies count now, from the machine's clock.  Any
+ * context.  It starts at boot where the kernel's does, INITIAL_JIFFIES:
+ * (unsigned int)(-300 * HZ), five minutes before the 32-bit count wraps.
+ */
 unsigned long jiffies_now(void);
 
 /*
- * jiffies - ticks since boot, a variable the tick advances (as in the
- * kernel: code may take its address).  Stands still while no vCPU takes
- * a tick; jiffies_now() reads the clock instead.
+ * jiffies - ticks, from INITIAL_JIFFIES at boot, a variable the tick
+ * advances (as in the kernel: code may take its address).  Stands still while
+ * no vCPU takes a tick; jiffies_now() reads the clock instead.
  */
 extern volatile unsigned long jiffies;
 

@@ -94,4 +94,13 @@ void irq_work_run(void);
 /** irq_work_needs_cpu() - does this CPU hold items for its tick? */
 bool irq_work_needs_cpu(void);
 
+/**
+ * pk_irq_work_raise() - interrupt vCPU @cpu (-1: this CPU) on the
+ * irq_work line, for the kernel side's irq_work in the kernel's layout
+ * (include/kernel/linux/irq_work.h): the line's handler runs the
+ * library's items, then the kernel side's.  Any context, NMI included
+ * for this CPU.  0, or -ENODEV when @cpu is not running.
+ */
+int pk_irq_work_raise(int cpu);
+
 #endif /* PREEMPT_IRQ_WORK_H */

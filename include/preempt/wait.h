@@ -155,6 +155,15 @@ void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive,
 void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
 		      int nr_exclusive);
 
+/*
+ * The queue's lock taken from outside (kernel code's spin_lock*() on
+ * &wq->lock, linux/wait.h): @how 0 preemption off, 1 also interrupts
+ * off, 2 the same saving the interrupt state (returned).  Any context;
+ * pk_wq_unlock() with the same @how and the flags undoes it.
+ */
+unsigned long pk_wq_lock(int *lock, int how);
+void pk_wq_unlock(int *lock, int how, unsigned long flags);
+
 #define wake_up(x) __wake_up(x, TASK_NORMAL, 1, NULL)
 #define wake_up_nr(x, nr) __wake_up(x, TASK_NORMAL, nr, NULL)
 #define wake_up_all(x) __wake_up(x, TASK_NORMAL, 0, NULL)

@@ -132,6 +132,9 @@ static void run_list(struct irq_work **list)
 	}
 }
 
+/* The kernel side's irq_work (src/kernel/irq_work_arch.c), if linked. */
+extern void pk_kernel_irq_work_interrupt(void) __attribute__((weak));
+
 irqreturn_t pk_irq_work_interrupt(int irq, void *dev)
 {
 	int cpu = pk_irq_this_cpu();
@@ -140,6 +143,8 @@ irqreturn_t pk_irq_work_interrupt(int irq, void *dev)
 	(void)dev;
 	if (cpu >= 0)
 		run_list(&raised_list[cpu]);
+	if (pk_kernel_irq_work_interrupt)
+		pk_kernel_irq_work_interrupt();
 	return IRQ_HANDLED;
 }
 

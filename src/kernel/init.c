@@ -253,6 +253,19 @@ static void run_in_task(int (*fn)(void *), const char *name)
 	kthread_stop(k);
 }
 
+/*
+ * A program's kernel/async.c (6.9 on): start_kernel() calls its
+ * async_init() before the initcalls, which may already use it.
+ */
+extern void async_init(void) __attribute__((weak));
+
+static int run_async_init(void *unused)
+{
+	(void)unused;
+	async_init();
+	return 0;
+}
+
 static void kernel_boot(void)
 {
 	system_state = SYSTEM_BOOTING;
@@ -260,16 +273,24 @@ static void kernel_boot(void)
 	check_config();
 	parse_cmdline();
 	system_state = SYSTEM_SCHEDULING;
+	if (async_init)
+		run_in_task(run_async_init, "kernel_init");
 	if (SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls))
 		run_in_task(run_initcalls, "kernel_init");
 	system_state = SYSTEM_RUNNING;
 }
+
+/* smpboot.c's, when kernel code registered per-CPU threads. */
+extern void pk_smpboot_shutdown(void) __attribute__((weak));
 
 static void kernel_shutdown(void)
 {
 	system_state = SYSTEM_HALT;
 	if (SECTION_LEN(__start_pk_exitcalls, __stop_pk_exitcalls))
 		run_in_task(run_exitcalls, "kernel_exit");
+	/* After the exits, which may still need the threads' work done. */
+	if (pk_smpboot_shutdown)
+		pk_smpboot_shutdown();
 }
 
 __attribute__((constructor)) static void kernel_hooks(void)

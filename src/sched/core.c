@@ -885,8 +885,13 @@ bool pk_need_resched_lazy(void)
 	return rq && __atomic_load_n(&rq->lazy_resched, __ATOMIC_RELAXED);
 }
 
-/* A program's own kernel/irq_work.c, if it brings one. */
+/*
+ * A program's own irq_work_tick() in plain C, if it defines one; kernel
+ * code's (linux/irq_work.h labels it pk_kernel_irq_work_tick) is the
+ * kernel side's or a program's own kernel/irq_work.c.
+ */
 extern void irq_work_tick(void) __attribute__((weak));
+extern void pk_kernel_irq_work_tick(void) __attribute__((weak));
 
 void pk_sched_tick(struct rq *rq)
 {
@@ -897,6 +902,8 @@ void pk_sched_tick(struct rq *rq)
 	pk_irq_work_tick();
 	if (irq_work_tick)
 		irq_work_tick();
+	if (pk_kernel_irq_work_tick)
+		pk_kernel_irq_work_tick();
 
 	if (pk_timers_due(rq))
 		raise_timer_softirq(TIMER_SOFTIRQ);

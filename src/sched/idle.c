@@ -117,9 +117,14 @@ static void nohz_idle_exit(struct rq *rq)
  * irq_work_needs_cpu()), nor when the first timer is due within a tick.
  * Interrupts off.
  */
+/* Kernel code's irq_work (linux/irq_work.h's label), if linked. */
+extern bool pk_kernel_irq_work_needs_cpu(void) __attribute__((weak));
+
 static bool tick_needed(unsigned long now, bool have_next, unsigned long next)
 {
 	if (!pk_nohz_enabled() || irq_work_needs_cpu())
+		return true;
+	if (pk_kernel_irq_work_needs_cpu && pk_kernel_irq_work_needs_cpu())
 		return true;
 	if (pk_rcu_hooks && pk_rcu_hooks->needs_cpu &&
 	    pk_rcu_hooks->needs_cpu())

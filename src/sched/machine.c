@@ -84,11 +84,21 @@ size_t pk_machine_stack_size(void)
 	return stack_size;
 }
 
+/*
+ * Where jiffies start at boot: as the kernel's INITIAL_JIFFIES, five
+ * minutes (at the machine's rate) before the 32-bit count wraps, so that
+ * no caller meets 0 and code that truncates to 32 bits meets the wrap.
+ */
+static unsigned long initial_jiffies(void)
+{
+	return (unsigned long)(unsigned int)(-300 * machine_hz);
+}
+
 /* jiffies from the clock, so no CPU's tick is the machine's time. */
 unsigned long pk_jiffies(void)
 {
-	return (unsigned long)((pk_now_ns() - boot_ns) /
-			       (1000000000L / machine_hz));
+	return initial_jiffies() + (unsigned long)((pk_now_ns() - boot_ns) /
+						   (1000000000L / machine_hz));
 }
 
 /*
@@ -98,10 +108,12 @@ unsigned long pk_jiffies(void)
 long pk_jiffy_ns(unsigned long j)
 {
 	long per = 1000000000L / machine_hz;
+	long since = (long)(j - initial_jiffies());
 
-	if (j > (unsigned long)((LONG_MAX - boot_ns) / per))
+	if (since > (LONG_MAX - boot_ns) / per)
 		return LONG_MAX;
-	return boot_ns + (long)j * per;
+	/* Before boot: already begun. */
+	return since < 0 ? boot_ns : boot_ns + since * per;
 }
 
 unsigned long jiffies_now(void)
@@ -774,8 +786,8 @@ int machine_boot(const struct machine_config *cfg)
 		pk_rcu_hooks->boot(false);
 	n = nr_cpus;
 	boot_ns = pk_now_ns();
-	jiffies_64 = 0; /* no tick runs yet */
-	jiffies = 0;
+	jiffies_64 = initial_jiffies(); /* no tick runs yet */
+	jiffies = initial_jiffies();
 	pk_safepoint_scan();
 	cpus_up = 0;
 	if ((err = request_machine_irqs())) {

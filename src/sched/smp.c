@@ -240,6 +240,15 @@ void on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func,
 
 /* ---- irq_work on another CPU: the irq layer's lists, our numbering ---- */
 
+int pk_irq_work_raise(int cpu)
+{
+	int irq_cpu = cpu < 0 ? pk_irq_this_cpu() : pk_vcpu_irq_cpu(cpu);
+
+	if (irq_cpu < 0)
+		return -ENODEV;
+	return irq_raise(PK_IRQ_WORK_IRQ, irq_cpu);
+}
+
 bool irq_work_queue_on(struct irq_work *work, int cpu)
 {
 	int irq_cpu = pk_vcpu_irq_cpu(cpu);

@@ -223,6 +223,29 @@ void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive,
 	pk_unlock_irqrestore(&wq->lock, flags);
 }
 
+unsigned long pk_wq_lock(int *lock, int how)
+{
+	unsigned long flags = 0;
+
+	pk_sim_lib_point(PK_SIM_LOCK);
+	if (how)
+		local_irq_save(flags);
+	preempt_disable_notrace();
+	pk_raw_lock(lock);
+	return flags;
+}
+
+void pk_wq_unlock(int *lock, int how, unsigned long flags)
+{
+	pk_raw_unlock(lock);
+	if (how == 1)
+		local_irq_enable();
+	else if (how == 2)
+		local_irq_restore(flags);
+	/* Last, so that a wake-up done under the lock preempts here. */
+	preempt_enable();
+}
+
 void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
 		      int nr_exclusive)
 {

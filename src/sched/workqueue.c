@@ -94,6 +94,19 @@ struct worker {
 	bool idle, counted, sleeping;
 };
 
+/*
+ * Kernel code finds the worker it runs in with kthread_data(current)
+ * (kernel/workqueue_internal.h's current_wq_worker(), for
+ * kernel/async.c's current_is_async()) and reads current_work and
+ * current_func where the kernel's struct worker has them: after a
+ * two-pointer list link.
+ */
+_Static_assert(__builtin_offsetof(struct worker, current_work) ==
+			       2 * sizeof(void *) &&
+		       __builtin_offsetof(struct worker, current_func) ==
+			       3 * sizeof(void *),
+	       "struct worker: current_work/current_func as the kernel's");
+
 struct wq_barrier {
 	struct work_struct work;
 	struct completion done;

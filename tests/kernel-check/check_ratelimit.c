@@ -27,13 +27,13 @@ static int turning(void *arg)
 {
 	(void)arg;
 	/*
-	 * ___ratelimit() takes a begin of 0 for "not started", which the
-	 * kernel never meets: its jiffies start at INITIAL_JIFFIES, five
-	 * minutes before wrapping.  Here they start at 0 at boot, so wait
-	 * for the first tick (docs/kernel.md, "jiffies start at 0").
+	 * ___ratelimit() takes a begin of 0 for "not started": jiffies
+	 * start at INITIAL_JIFFIES, as the kernel's, so the first call
+	 * after boot starts the interval.
 	 */
-	while (!jiffies)
-		schedule_timeout_uninterruptible(1);
+	if ((long)(jiffies - INITIAL_JIFFIES) < 0 ||
+	    (long)(jiffies - INITIAL_JIFFIES) > 10 * HZ)
+		return -9;
 	if (!__ratelimit(&fast))
 		return -1;
 	while (__ratelimit(&fast)) /* refused before the interval ends */

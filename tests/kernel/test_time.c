@@ -48,6 +48,11 @@ static int jiffies_moves(void *arg)
 		(unsigned long *)&jiffies; /* its address is usable */
 
 	(void)arg;
+	/* From INITIAL_JIFFIES at boot, as the kernel's: never 0. */
+	if ((long)(start - INITIAL_JIFFIES) < 0 ||
+	    (long)(start - INITIAL_JIFFIES) > 10 * HZ ||
+	    start64 - INITIAL_JIFFIES > 10 * HZ)
+		return 3;
 	msleep(20);
 	if (!time_after(*pj, start + 10))
 		return 1;

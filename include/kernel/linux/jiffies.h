@@ -20,7 +20,8 @@
 #define USER_HZ 100
 #define TICK_NSEC (NSEC_PER_SEC / HZ)
 #define MAX_JIFFY_OFFSET ((LONG_MAX >> 1) - 1)
-#define INITIAL_JIFFIES 0UL
+/* Where jiffies start at boot (on a machine ticking at HZ). */
+#define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
 
 extern u64 jiffies_64;
 /* jiffies is declared by preempt/delay.h: volatile unsigned long. */

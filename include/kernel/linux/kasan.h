@@ -17,4 +17,6 @@
 #define kasan_check_read(p, size) ((void)(p), true)
 #define kasan_check_write(p, size) ((void)(p), true)
 #define __ksize(p) ksize(p)
+#define kasan_record_aux_stack(p) ((void)(p))
+#define kasan_record_aux_stack_noalloc(p) ((void)(p))
 #endif

@@ -7,7 +7,10 @@
 #include <linux/linkage.h>
 #include <linux/lockdep.h>
 #include <linux/types.h>
+#include <linux/cleanup.h>
 #include <preempt/mutex.h>
+
+DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
 
 #define mutex_lock_killable_nested(lock, sub)                                  \
 	mutex_lock_interruptible_nested(lock, sub)

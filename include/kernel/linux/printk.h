@@ -18,6 +18,7 @@
 #include <linux/linkage.h>
 #include <linux/ratelimit_types.h>
 #include <linux/hex.h>
+#include <linux/init.h>
 #include <linux/types.h>
 
 /* %pV's argument: a format and its arguments, printed in place. */

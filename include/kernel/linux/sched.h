@@ -8,6 +8,7 @@
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>

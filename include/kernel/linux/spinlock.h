@@ -19,6 +19,25 @@
 #include <linux/types.h>
 #include <asm/processor.h>
 #include <preempt/spinlock.h>
+#include <linux/cleanup.h>
+
+/* The lock guards (guard(spinlock_irqsave)(&lock) & co.). */
+DEFINE_LOCK_GUARD_1(raw_spinlock, raw_spinlock_t, raw_spin_lock(_T->lock),
+		    raw_spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(raw_spinlock_irq, raw_spinlock_t,
+		    raw_spin_lock_irq(_T->lock), raw_spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(raw_spinlock_irqsave, raw_spinlock_t,
+		    raw_spin_lock_irqsave(_T->lock, _T->flags),
+		    raw_spin_unlock_irqrestore(_T->lock, _T->flags),
+		    unsigned long flags)
+DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock),
+		    spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irq, spinlock_t, spin_lock_irq(_T->lock),
+		    spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irqsave, spinlock_t,
+		    spin_lock_irqsave(_T->lock, _T->flags),
+		    spin_unlock_irqrestore(_T->lock, _T->flags),
+		    unsigned long flags)
 
 #define raw_spin_trylock_irqsave(lock, flags)                                  \
 	({                                                                     \
