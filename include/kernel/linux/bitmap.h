@@ -64,9 +64,24 @@ void __bitmap_shift_right(unsigned long *dst, const unsigned long *src,
 			  unsigned int shift, unsigned int nbits);
 void __bitmap_shift_left(unsigned long *dst, const unsigned long *src,
 			 unsigned int shift, unsigned int nbits);
-unsigned long bitmap_find_next_zero_area(unsigned long *map, unsigned long size,
-					 unsigned long start, unsigned int nr,
-					 unsigned long align_mask);
+/**
+ * bitmap_find_next_zero_area_off() - the first run of @nr clear bits at or
+ * after @start whose index plus @align_offset is a multiple of
+ * @align_mask + 1; a value past @size when there is none.  Any context.
+ */
+unsigned long bitmap_find_next_zero_area_off(
+	unsigned long *map, unsigned long size, unsigned long start,
+	unsigned int nr, unsigned long align_mask, unsigned long align_offset);
+/** bitmap_find_next_zero_area() - the same, aligned to bit 0. Any context. */
+static inline unsigned long bitmap_find_next_zero_area(unsigned long *map,
+						       unsigned long size,
+						       unsigned long start,
+						       unsigned int nr,
+						       unsigned long align_mask)
+{
+	return bitmap_find_next_zero_area_off(map, size, start, nr, align_mask,
+					      0);
+}
 /** bitmap_print_to_pagebuf() - "0-3,7" (list) or hex words into @buf. */
 int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 			    int nmaskbits);

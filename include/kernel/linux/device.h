@@ -9,7 +9,9 @@
  * "<device>: " without a driver), as the kernel does.
  */
 
+#include <linux/gfp_types.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/printk.h>
 #include <linux/types.h>
 
@@ -23,6 +25,8 @@ struct device {
 	const struct device_driver *driver;
 	void *driver_data;
 	void *platform_data;
+	/* Managed resources, newest first; all zero: none (devres.c). */
+	struct list_head devres_head;
 };
 
 static inline const char *dev_name(const struct device *dev)
@@ -46,6 +50,46 @@ static inline int dev_set_name(struct device *dev, const char *name)
 	dev->init_name = name;
 	return 0;
 }
+/*
+ * Device-managed resources (devres), minimal: actions and allocations tied
+ * to the device, released in the reverse order of their adding when the
+ * driver is detached (device_release_driver()).  No groups, no
+ * devres_alloc()/devres_add() with typed release functions.
+ */
+/** devm_add_action() - run @action(@data) at release. Process context. */
+int devm_add_action(struct device *dev, void (*action)(void *), void *data);
+/** devm_remove_action() - forget a devm_add_action() unrun. Process context. */
+void devm_remove_action(struct device *dev, void (*action)(void *), void *data);
+/** devm_release_action() - forget it and run it now. Process context. */
+void devm_release_action(struct device *dev, void (*action)(void *),
+			 void *data);
+/**
+ * devm_add_action_or_reset() - devm_add_action(), running @action(@data)
+ * at once if it cannot be added (out of memory). Process context.
+ */
+static inline int devm_add_action_or_reset(struct device *dev,
+					   void (*action)(void *), void *data)
+{
+	int ret = devm_add_action(dev, action, data);
+
+	if (ret)
+		action(data);
+	return ret;
+}
+/** devm_kmalloc() - kmalloc() freed at release. Contexts of @gfp. */
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp);
+static inline void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp)
+{
+	return devm_kmalloc(dev, size, gfp | __GFP_ZERO);
+}
+/** devm_kfree() - free a devm_kmalloc() block early. Process context. */
+void devm_kfree(struct device *dev, const void *p);
+/**
+ * device_release_driver() - detach @dev's driver: its managed resources
+ * are released, newest first, and @dev->driver is cleared. Process context.
+ */
+void device_release_driver(struct device *dev);
+
 #define get_device(dev) (dev)
 #define put_device(dev) ((void)(dev))
 
