@@ -172,6 +172,15 @@ static __always_inline int get_count_order_long(unsigned long l)
 	return (int)fls_long(--l);
 }
 
+/*
+ * The portable bit counts the kernel falls back on without a population
+ * count instruction (lib/hweight.c).  Any context.
+ */
+unsigned int __sw_hweight8(unsigned int w);
+unsigned int __sw_hweight16(unsigned int w);
+unsigned int __sw_hweight32(unsigned int w);
+unsigned long __sw_hweight64(__u64 w);
+
 static __always_inline unsigned int hweight8(unsigned int w)
 {
 	return (unsigned int)__builtin_popcount(w & 0xffU);
