@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kernel's small library functions: string copies,
- * bitmap searches, CPU masks and static keys.  The bitmap operations
- * lib/bitmap.c defines are in bitmap.c, bitmap_print_to_pagebuf() in
+ * CPU masks and static keys.  The bitmap searches lib/find_bit.c
+ * defines are in find_bit.c, the operations lib/bitmap.c defines in
+ * bitmap.c, bitmap_print_to_pagebuf() in
  * bitmap_str.c: a program's copy of the file replaces them whole.
  */
 
@@ -139,66 +140,6 @@ int match_string(const char *const *array, size_t n, const char *string)
 			return (int)i;
 	}
 	return -EINVAL;
-}
-
-/* ---- bitmaps ---- */
-
-/* The first bit at or after @start where (a[w] & b[w]) ^ invert is set. */
-static unsigned long find_bit(const unsigned long *a, const unsigned long *b,
-			      unsigned long size, unsigned long start,
-			      unsigned long invert)
-{
-	unsigned long w;
-
-	if (start >= size)
-		return size;
-	w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^ invert;
-	w &= BITMAP_FIRST_WORD_MASK(start);
-	start = round_down(start, BITS_PER_LONG);
-	while (!w) {
-		start += BITS_PER_LONG;
-		if (start >= size)
-			return size;
-		w = (a[BIT_WORD(start)] & (b ? b[BIT_WORD(start)] : ~0UL)) ^
-		    invert;
-	}
-	return min(start + __ffs(w), size);
-}
-
-unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
-			    unsigned long offset)
-{
-	return find_bit(addr, NULL, size, offset, 0UL);
-}
-
-unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
-				 unsigned long offset)
-{
-	return find_bit(addr, NULL, size, offset, ~0UL);
-}
-
-unsigned long find_next_and_bit(const unsigned long *addr1,
-				const unsigned long *addr2, unsigned long size,
-				unsigned long offset)
-{
-	return find_bit(addr1, addr2, size, offset, 0UL);
-}
-
-unsigned long find_last_bit(const unsigned long *addr, unsigned long size)
-{
-	for (unsigned long i = size; i-- > 0;)
-		if (test_bit((long)i, addr))
-			return i;
-	return size;
-}
-
-unsigned long find_nth_bit(const unsigned long *addr, unsigned long size,
-			   unsigned long n)
-{
-	unsigned long bit;
-
-	for_each_set_bit(bit, addr, size) if (n-- == 0) return bit;
-	return size;
 }
 
 /* ---- CPU masks (the masks themselves: init.c) ---- */

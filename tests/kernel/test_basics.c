@@ -12,6 +12,7 @@
 #include <linux/random.h>
 #include <asm/unaligned.h>
 #include <linux/slab.h>
+#include <linux/swab.h>
 
 #include "pk_kernel_test.h"
 
@@ -248,6 +249,35 @@ static void test_math64_unaligned(void **state)
 	assert_int_equal(get_unaligned((u16 *)(buf + 3)), 0xbeef);
 }
 
+/*
+ * Kernel code asks #ifdef __BIG_ENDIAN: exactly one of the two is defined,
+ * the host's (the C library defines both), and swab.h's swaps swap.
+ */
+static void test_byte_order(void **state)
+{
+	const union {
+		u32 word;
+		u8 bytes[4];
+	} probe = {.word = 0x01020304};
+#ifdef __BIG_ENDIAN
+	const int tree_big = 1;
+#else
+	const int tree_big = 0;
+#endif
+#ifdef __LITTLE_ENDIAN
+	const int tree_little = 1;
+#else
+	const int tree_little = 0;
+#endif
+
+	(void)state;
+	assert_int_equal(tree_big, probe.bytes[0] == 0x01);
+	assert_int_equal(tree_little, probe.bytes[0] == 0x04);
+	assert_int_equal(swab32(0x01020304U), 0x04030201U);
+	assert_int_equal(swab16(0x0102), 0x0201);
+	assert_true(swab64(0x0102030405060708ULL) == 0x0807060504030201ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_simple_strto),
 		cmocka_unit_test(test_hex_and_random),
 		cmocka_unit_test(test_math64_unaligned),
+		cmocka_unit_test(test_byte_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,20 @@ int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 #define bitmap_shift_right(d, s, sh, n) __bitmap_shift_right(d, s, sh, n)
 #define bitmap_shift_left(d, s, sh, n) __bitmap_shift_left(d, s, sh, n)
 
+/* The 8 bits at @start, a multiple of 8. Plain read. */
+static inline unsigned long bitmap_get_value8(const unsigned long *map,
+					      unsigned long start)
+{
+	return (map[BIT_WORD(start)] >> (start % BITS_PER_LONG)) & 0xff;
+}
+/* Sets the 8 bits at @start, a multiple of 8, to @value. Plain write. */
+static inline void bitmap_set_value8(unsigned long *map, unsigned long value,
+				     unsigned long start)
+{
+	map[BIT_WORD(start)] &= ~(0xffUL << (start % BITS_PER_LONG));
+	map[BIT_WORD(start)] |= value << (start % BITS_PER_LONG);
+}
+
 static inline bool bitmap_empty(const unsigned long *src, unsigned int nbits)
 {
 	return find_first_bit(src, nbits) == nbits;

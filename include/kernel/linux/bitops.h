@@ -151,6 +151,14 @@ static __always_inline unsigned long ffz(unsigned long word)
 {
 	return __ffs(~word);
 }
+/* fns() - the index of @word's @n-th set bit (from 0); BITS_PER_LONG if none.
+ */
+static inline unsigned int fns(unsigned long word, unsigned int n)
+{
+	while (word && n--)
+		word &= word - 1;
+	return word ? (unsigned int)__ffs(word) : BITS_PER_LONG;
+}
 static __always_inline unsigned int __ffs64(u64 word)
 {
 	return (unsigned int)__builtin_ctzll(word);

@@ -20,6 +20,22 @@
 
 #include <generated/autoconf.h>
 
+/*
+ * The byte order as the kernel states it: only one of __LITTLE_ENDIAN and
+ * __BIG_ENDIAN defined (kernel code asks #ifdef __BIG_ENDIAN), where the C
+ * library's <endian.h> defines both, as values for __BYTE_ORDER.  Taken
+ * here, first, so that its include guard keeps later includes from
+ * defining the other one again.
+ */
+#include <endian.h>
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+#undef __BIG_ENDIAN
+#define __LITTLE_ENDIAN_BITFIELD
+#else
+#undef __LITTLE_ENDIAN
+#define __BIG_ENDIAN_BITFIELD
+#endif
+
 #define CONFIG_SMP 1
 #define CONFIG_64BIT 1
 #define CONFIG_MMU 1
