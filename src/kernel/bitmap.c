@@ -95,6 +95,16 @@ unsigned int __bitmap_weight(const unsigned long *src, unsigned int nbits)
 	return w;
 }
 
+unsigned int __bitmap_weight_and(const unsigned long *a, const unsigned long *b,
+				 unsigned int nbits)
+{
+	unsigned int w = 0;
+
+	BITMAP_FOR_WORDS(k, nbits)
+	w += (unsigned int)hweight_long(a[k] & b[k] & LAST_MASK(k, nbits));
+	return w;
+}
+
 void __bitmap_set(unsigned long *map, unsigned int start, int len)
 {
 	for (unsigned int i = start; i < start + (unsigned int)len; i++)

@@ -165,6 +165,30 @@ unsigned int cpumask_local_spread(unsigned int i, int node)
 	return n ? cpumask_nth(i % n, cpu_online_mask) : 0;
 }
 
+/*
+ * One cursor for all CPUs (the kernel keeps one per CPU): callers on any
+ * CPU, or none, still spread; a race only repeats a CPU.
+ */
+static atomic_t distribute_prev = ATOMIC_INIT(-1);
+
+unsigned int cpumask_any_and_distribute(const struct cpumask *a,
+					const struct cpumask *b)
+{
+	unsigned int next =
+		cpumask_next_and(atomic_read(&distribute_prev), a, b);
+
+	if (next >= nr_cpu_ids)
+		next = cpumask_first_and(a, b);
+	if (next < nr_cpu_ids)
+		atomic_set(&distribute_prev, (int)next);
+	return next;
+}
+
+unsigned int cpumask_any_distribute(const struct cpumask *srcp)
+{
+	return cpumask_any_and_distribute(srcp, cpu_possible_mask);
+}
+
 /* The library's, which takes the mask as a word (preempt/sched.h). */
 extern int pk_set_cpus_allowed_word(struct task_struct *p,
 				    u64 mask) __asm__("set_cpus_allowed_ptr");

@@ -108,6 +108,22 @@ static void test_cpumask(void **state)
 	assert_false(cpumask_test_cpu(2, m));
 	cpumask_setall(&n);
 	assert_true(cpumask_full(&n));
+	/* m = {0}, n = all: spread over the common CPUs, then none. */
+	cpumask_set_cpu(2, m);
+	assert_int_equal(cpumask_weight_and(m, &n), 2);
+	assert_int_equal(cpumask_weight_and(m, cpumask_of(1)), 0);
+	{
+		unsigned int a = cpumask_any_and_distribute(m, &n);
+		unsigned int b = cpumask_any_and_distribute(m, &n);
+
+		assert_true(a != b && (a | b) == 2 && a < 3 && b < 3);
+		assert_int_equal(cpumask_any_and_distribute(m, &n), a);
+		assert_true(cpumask_any_and_distribute(m, cpumask_of(1)) >=
+			    nr_cpu_ids);
+		b = cpumask_any_distribute(cpu_online_mask);
+		assert_true(b < 3 && cpumask_any_distribute(cpu_online_mask) ==
+					     (b + 1) % 3);
+	}
 	free_cpumask_var(m);
 	machine_shutdown();
 }

@@ -18,6 +18,8 @@ static void test_conversions(void **state)
 	(void)state;
 	assert_int_equal(HZ, 1000);
 	assert_int_equal(msecs_to_jiffies(10), 10);
+	assert_int_equal(TICK_USEC, 1000); /* HZ 1000 */
+	assert_int_equal(jiffies_to_usecs(1), TICK_USEC);
 	assert_int_equal(usecs_to_jiffies(1500), 2); /* rounded up */
 	assert_int_equal(nsecs_to_jiffies(1), 1);
 	assert_int_equal(jiffies_to_msecs(250), 250);

@@ -58,6 +58,8 @@ bool __bitmap_intersects(const unsigned long *a, const unsigned long *b,
 bool __bitmap_subset(const unsigned long *a, const unsigned long *b,
 		     unsigned int nbits);
 unsigned int __bitmap_weight(const unsigned long *src, unsigned int nbits);
+unsigned int __bitmap_weight_and(const unsigned long *a, const unsigned long *b,
+				 unsigned int nbits);
 void __bitmap_set(unsigned long *map, unsigned int start, int len);
 void __bitmap_clear(unsigned long *map, unsigned int start, int len);
 void __bitmap_shift_right(unsigned long *dst, const unsigned long *src,
@@ -95,6 +97,7 @@ int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 #define bitmap_intersects(a, b, n) __bitmap_intersects(a, b, n)
 #define bitmap_subset(a, b, n) __bitmap_subset(a, b, n)
 #define bitmap_weight(s, n) __bitmap_weight(s, n)
+#define bitmap_weight_and(a, b, n) __bitmap_weight_and(a, b, n)
 #define bitmap_set(m, s, n) __bitmap_set(m, s, n)
 #define bitmap_clear(m, s, n) __bitmap_clear(m, s, n)
 #define bitmap_shift_right(d, s, sh, n) __bitmap_shift_right(d, s, sh, n)

@@ -154,6 +154,21 @@ static inline unsigned int cpumask_weight(const struct cpumask *srcp)
 {
 	return bitmap_weight(cpumask_bits(srcp), nr_cpu_ids);
 }
+/** cpumask_weight_and() - the CPUs in both @a and @b. Any context. */
+static inline unsigned int cpumask_weight_and(const struct cpumask *a,
+					      const struct cpumask *b)
+{
+	return bitmap_weight_and(cpumask_bits(a), cpumask_bits(b), nr_cpu_ids);
+}
+/**
+ * cpumask_any_and_distribute() - a CPU in both @a and @b, the next one
+ * after the previous call's answer (wrapping), so that successive calls
+ * spread; nr_cpu_ids or more if there is none.  Any context.
+ */
+unsigned int cpumask_any_and_distribute(const struct cpumask *a,
+					const struct cpumask *b);
+/** cpumask_any_distribute() - the same for the CPUs of @srcp. */
+unsigned int cpumask_any_distribute(const struct cpumask *srcp);
 static inline bool cpumask_empty(const struct cpumask *srcp)
 {
 	return bitmap_empty(cpumask_bits(srcp), nr_cpu_ids);

@@ -19,6 +19,8 @@
 #define HZ CONFIG_HZ
 #define USER_HZ 100
 #define TICK_NSEC (NSEC_PER_SEC / HZ)
+/* A tick in microseconds, rounded to the nearest. */
+#define TICK_USEC ((USEC_PER_SEC + HZ / 2) / HZ)
 #define MAX_JIFFY_OFFSET ((LONG_MAX >> 1) - 1)
 /* Where jiffies start at boot (on a machine ticking at HZ). */
 #define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
