@@ -510,6 +510,74 @@ static const char *put_symbol(struct out *o, const char *f, const void *p,
 	return f;
 }
 
+/* Bit @i of the bitmap at @map. */
+static int map_bit(const unsigned long *map, int i)
+{
+	return (int)((map[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 1);
+}
+
+static void put_dec(struct out *o, int v)
+{
+	char s[12];
+	int n = 0;
+
+	do
+		s[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		put_char(o, s[--n]);
+}
+
+/*
+ * %*pb: the field width bits as 32-bit hex chunks, most significant
+ * first, comma-separated, each zero-padded (the first to its own bits);
+ * %*pbl: the set bits as a list of ranges, "0-3,7".  No padding.
+ */
+static const char *put_bitmap(struct out *o, const char *f,
+			      const unsigned long *map, const struct spec *sp)
+{
+	int nbits = max(sp->width, 0);
+	bool list = *f == 'l';
+
+	if (list)
+		f++;
+	if (bad_pointer(o, map, &(struct spec){-1, -1, false}))
+		return f;
+	if (list) {
+		bool first = true;
+
+		for (int i = 0; i < nbits; i++) {
+			int end = i;
+
+			if (!map_bit(map, i))
+				continue;
+			while (end + 1 < nbits && map_bit(map, end + 1))
+				end++;
+			if (!first)
+				put_char(o, ',');
+			put_dec(o, i);
+			if (end > i) {
+				put_char(o, '-');
+				put_dec(o, end);
+			}
+			first = false;
+			i = end;
+		}
+		return f;
+	}
+	for (int i = round_up(nbits, 32) - 32,
+		 chunk = nbits % 32 ? nbits % 32 : 32;
+	     i >= 0; i -= 32, chunk = 32) {
+		unsigned long v = map[i / BITS_PER_LONG] >> (i % BITS_PER_LONG);
+
+		v &= chunk == 32 ? 0xffffffffUL : (1UL << chunk) - 1;
+		if (i + 32 < round_up(nbits, 32))
+			put_char(o, ',');
+		put_hex(o, v, DIV_ROUND_UP(chunk, 4));
+	}
+	return f;
+}
+
 /* After "%p": the extension at @f, its argument @p; returns what follows. */
 static const char *put_extension(struct out *o, const char *f, const void *p,
 				 const struct spec *sp)
@@ -536,6 +604,8 @@ static const char *put_extension(struct out *o, const char *f, const void *p,
 		return put_ip(o, f, p, sp);
 	case 'U':
 		return put_uuid(o, f, p, sp);
+	case 'b':
+		return put_bitmap(o, f, p, sp);
 	case 'a':
 		return put_addr(o, f, p, sp);
 	case 'e':

@@ -132,6 +132,23 @@ static void test_uuid_addr(void **state)
 	check("0x00000000feedf00d", "%pad", &da);
 }
 
+/* %*pb and %*pbl, as bitmap_print_to_pagebuf() and cpumask_pr_args() use. */
+static void test_bitmaps(void **state)
+{
+	unsigned long m[2] = {0x8fUL | (0xfUL << 60), 0x3fUL};
+
+	(void)state;
+	check("0-3,7,60-69", "%*pbl", 70, m);
+	check("0-3,7,60-63", "%*pbl", 64, m);
+	check("0-2", "%*pbl", 3, m);
+	check("", "%*pbl", 0, m);
+	check("3f,f0000000,0000008f", "%*pb", 70, m);
+	check("f0000000,0000008f", "%*pb", 64, m);
+	check("0f", "%*pb", 5, m);
+	check("[8f]", "[%*pb]", 8, m);
+	check("x:(null)", "x:%*pbl", 8, NULL);
+}
+
 static __printf(1, 2) void wrapped(const char *fmt, ...)
 {
 	struct va_format vaf;
@@ -239,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_va_format),
 		cmocka_unit_test(test_c_conversions),
 		cmocka_unit_test(test_printk_extensions),
+		cmocka_unit_test(test_bitmaps),
 		cmocka_unit_test(test_symbols_from_irq),
 	};
 
