@@ -34,11 +34,12 @@ rcu_sync:sync irq_work:irq_work async:async hweight:hweight find_bit:find_bit"
 # names; Debian bookworm has it as linux-source-6.12, and 6.1 as
 # linux-source-6.1).
 version=${KERNEL_VERSION:-6.12}
-# lib/bitmap.c from 6.12 only: 6.1's still holds the string parsers (from
-# user memory too) that 6.4 moved to lib/bitmap-str.c.
+# lib/bitmap.c and lib/bitmap-str.c from 6.12 only: 6.1's bitmap.c still
+# holds the string parsers (from user memory too) that 6.4 moved to
+# lib/bitmap-str.c, whose number parsing is lib/kstrtox.c's.
 if [ "$version" != 6.1 ]; then
-	files="$files lib/bitmap.c"
-	pairs="$pairs bitmap:bitmap"
+	files="$files lib/bitmap.c lib/bitmap-str.c"
+	pairs="$pairs bitmap:bitmap bitmap_str:bitmap-str+kstrtox"
 fi
 tarball=/usr/src/linux-source-$version.tar.xz
 if [ ! -f "$tarball" ]; then

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -104,6 +106,42 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	if (p)
 		memcpy(p, src, len);
 	return p;
+}
+
+char *memdup_user_nul(const void __user *src, size_t len)
+{
+	char *p = kmalloc(len + 1, GFP_KERNEL);
+
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(p, src, len)) {
+		kfree(p);
+		return ERR_PTR(-EFAULT);
+	}
+	p[len] = '\0';
+	return p;
+}
+
+char *strnchrnul(const char *s, size_t count, int c)
+{
+	while (count-- && *s && *s != (char)c)
+		s++;
+	return (char *)s;
+}
+
+ssize_t memory_read_from_buffer(void *to, size_t count, loff_t *ppos,
+				const void *from, size_t available)
+{
+	loff_t pos = *ppos;
+
+	if (pos < 0)
+		return -EINVAL;
+	if ((size_t)pos >= available || !count)
+		return 0;
+	count = min(count, available - (size_t)pos);
+	memcpy(to, (const char *)from + pos, count);
+	*ppos = pos + (loff_t)count;
+	return (ssize_t)count;
 }
 
 void *memchr_inv(const void *start, int c, size_t bytes)

@@ -84,6 +84,20 @@ static inline unsigned long bitmap_find_next_zero_area(unsigned long *map,
 	return bitmap_find_next_zero_area_off(map, size, start, nr, align_mask,
 					      0);
 }
+/**
+ * bitmap_parselist() - @maskp from a list "0-3,7,16-31:2/4" (a range, of
+ * which the first @used of every @group bits; N: the last bit); 0, or
+ * -EINVAL (syntax), -ERANGE (a bit past @nmaskbits), -EOVERFLOW.  Any
+ * context.
+ */
+int bitmap_parselist(const char *buf, unsigned long *maskp, int nmaskbits);
+/**
+ * bitmap_parse() - @maskp from at most @buflen bytes of hex, 32-bit
+ * chunks separated by commas, most significant first; 0, -EINVAL,
+ * -EOVERFLOW (a bit past @nmaskbits).  Any context.
+ */
+int bitmap_parse(const char *buf, unsigned int buflen, unsigned long *maskp,
+		 int nmaskbits);
 /** bitmap_print_to_pagebuf() - "0-3,7" (list) or hex words into @buf. */
 int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp,
 			    int nmaskbits);

@@ -154,6 +154,16 @@ static inline unsigned int cpumask_weight(const struct cpumask *srcp)
 {
 	return bitmap_weight(cpumask_bits(srcp), nr_cpu_ids);
 }
+/** cpulist_parse() - @dstp from a CPU list, "0-2,5" (bitmap_parselist()). */
+static inline int cpulist_parse(const char *buf, struct cpumask *dstp)
+{
+	return bitmap_parselist(buf, cpumask_bits(dstp), (int)nr_cpu_ids);
+}
+/** cpumask_parse() - @dstp from hex words, "3,00000001" (bitmap_parse()). */
+static inline int cpumask_parse(const char *buf, struct cpumask *dstp)
+{
+	return bitmap_parse(buf, UINT_MAX, cpumask_bits(dstp), (int)nr_cpu_ids);
+}
 /** cpumask_weight_and() - the CPUs in both @a and @b. Any context. */
 static inline unsigned int cpumask_weight_and(const struct cpumask *a,
 					      const struct cpumask *b)

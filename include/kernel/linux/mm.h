@@ -11,6 +11,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/uaccess.h>
 #include <preempt/highmem.h>
 #include <preempt/mm.h>
 
@@ -24,5 +25,13 @@
 #ifndef page_to_phys
 #define page_to_phys(page) ((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT)
 #endif
+
+/**
+ * memory_read_from_buffer() - a read() from a buffer of @available bytes:
+ * up to @count bytes from offset *@ppos into @to, *@ppos advanced; the
+ * bytes copied, 0 at the end, -EINVAL for a negative offset.  Any context.
+ */
+ssize_t memory_read_from_buffer(void *to, size_t count, loff_t *ppos,
+				const void *from, size_t available);
 
 #endif /* _LINUX_MM_H */

@@ -24,6 +24,17 @@ const char *kstrdup_const(const char *s, gfp_t gfp);
 void kfree_const(const void *x);
 /** kmemdup() - a kmalloc()ed copy of @len bytes at @src. */
 void *kmemdup(const void *src, size_t len, gfp_t gfp) __malloc;
+/**
+ * memdup_user_nul() - a kmalloc()ed, NUL-terminated copy of @len bytes of
+ * user memory; ERR_PTR(-EFAULT) if they cannot be read, -ENOMEM.  Task
+ * context (it may fault and sleep).
+ */
+char *memdup_user_nul(const void __user *src, size_t len);
+/**
+ * strnchrnul() - the first @c in the first @count bytes of @s, or where
+ * @s (or its first @count bytes) ends.  Any context.
+ */
+char *strnchrnul(const char *s, size_t count, int c);
 /** skip_spaces() - @str after its leading white space.  Any context. */
 char *skip_spaces(const char *str);
 /** strim() - cut @s's trailing white space; returns @s past its leading. */
