@@ -711,6 +711,9 @@ static void configure(const struct machine_config *cfg)
 	pk_idle_configure(cfg && cfg->nohz ? cfg->nohz : nohz,
 			  cfg && cfg->idle_poll_us ? cfg->idle_poll_us
 						   : poll_us);
+	pk_wake_list_configure(cfg && cfg->wake_list
+				       ? cfg->wake_list > 0
+				       : !env_off("PREEMPT_WAKE_LIST"));
 }
 
 static const struct {
