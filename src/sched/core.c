@@ -860,6 +860,24 @@ void pk_ttwu_pending(struct rq *rq)
 	pk_raw_unlock(&rq->lock);
 }
 
+/* Drops what try_to_wake_up() holds; returns @ret. */
+static int ttwu_unlock(struct task_struct *p, unsigned long flags, int ret)
+{
+	pk_raw_unlock(&p->pk_wake_lock);
+	preempt_enable_no_resched_notrace();
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * The wake-up is claimed by a compare-and-swap from a state it may wake
+ * (claim_wakeup()), never by a plain store: the task changes its own
+ * state without any lock, and may have gone on since the first check
+ * (taken the sleep back, slept again in another state, or died).  A store
+ * of TASK_RUNNING would undo that: a dead task queued again (issue 19: the
+ * arm64 crash in pk_port_switch), or an uninterruptible sleep ended by a
+ * wake-up for an interruptible one.
+ */
 static int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
 	unsigned long flags;
@@ -871,39 +889,29 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	local_irq_save(flags);
 	preempt_disable_notrace();
 	pk_raw_lock(&p->pk_wake_lock);
-	if (!(__atomic_load_n(&p->__state, __ATOMIC_SEQ_CST) & state)) {
-		pk_raw_unlock(&p->pk_wake_lock);
-		preempt_enable_no_resched_notrace();
-		local_irq_restore(flags);
-		return 0;
-	}
-	/* Claims the wake-up: a racing one now sees TASK_RUNNING. */
-	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(&p->__state, __ATOMIC_SEQ_CST) & state))
+		return ttwu_unlock(p, flags, 0);
+	/* Before the runqueue lock: a simulation may let the task run on. */
+	pk_sim_lib_point(PK_SIM_LOCK);
 	/*
-	 * Still current (not asleep yet) or queued: nothing to do.  Seen on
-	 * the runqueue, ask again under its lock: a __schedule() that read the
-	 * sleeping state before the claim may be taking it off right now.
+	 * Still current (not asleep yet) or queued: it need only run on.
+	 * Asked under the lock __schedule() reads the state under, so a task
+	 * seen here on the runqueue does not sleep after the claim.
 	 */
 	if (__atomic_load_n(&p->pk_on_rq, __ATOMIC_SEQ_CST)) {
-		bool on_rq;
+		int ret = -1;
 
 		rq = lock_task_rq(p);
-		on_rq = p->pk_on_rq;
+		if (p->pk_on_rq)
+			ret = claim_wakeup(p, state);
 		pk_raw_unlock(&rq->lock);
-		if (on_rq) {
-			pk_raw_unlock(&p->pk_wake_lock);
-			preempt_enable_no_resched_notrace();
-			local_irq_restore(flags);
-			return 1;
-		}
+		if (ret >= 0)
+			return ttwu_unlock(p, flags, ret);
 	}
+	/* Off its CPU, only wakers (on its wake lock) change its state. */
 	wait_off_cpu(p);
-	/*
-	 * It may have run since the claim and gone to sleep again (its own
-	 * state store undid the claim): this wake-up is for that sleep, and
-	 * the state says so to the wakers waiting on the lock.
-	 */
-	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
+	if (!claim_wakeup(p, state))
+		return ttwu_unlock(p, flags, 0);
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
