@@ -754,12 +754,57 @@ static bool claim_wakeup(struct task_struct *p, unsigned int state)
 	return true;
 }
 
+/*
+ * Host threads' wake-ups held back by a waker under a wait queue's lock
+ * (preemption and interrupts off there): the futex wake is a host system
+ * call, made once the lock is let go (the kernel's wake_q).  Set only with
+ * the lock held, so the task cannot move to another thread meanwhile.
+ */
+static __thread struct pk_wake_q *host_wake_q;
+
+/* Futex wakes of host threads made from a vCPU with preemption or
+ * interrupts off (tests/sched/test_host_wake.c wants none). */
+unsigned long pk_host_wakes_atomic;
+
+static void host_futex_wake(unsigned int *word)
+{
+	if (pk_task_tls(pk_this_rq) && (preempt_count() || irqs_disabled()))
+		__atomic_add_fetch(&pk_host_wakes_atomic, 1, __ATOMIC_RELAXED);
+	pk_host_futex_wake(word, 1);
+}
+
+void pk_wake_q_start(struct pk_wake_q *q)
+{
+	q->nr = 0;
+	pk_task_tls(host_wake_q) = q;
+}
+
+void pk_wake_q_stop(void)
+{
+	pk_task_tls(host_wake_q) = NULL;
+}
+
+/* The wakes held back; wherever the caller runs now (the words stay
+ * valid futex addresses: a stale one is a spurious wake-up, allowed). */
+void pk_wake_q_flush(struct pk_wake_q *q)
+{
+	for (int i = 0; i < q->nr; i++)
+		host_futex_wake(q->word[i]);
+}
+
 /* A host thread's task: claim the wake-up on its state word, then wake it. */
 static int host_wake(struct task_struct *p, unsigned int state)
 {
+	struct pk_wake_q *q;
+
 	if (!claim_wakeup(p, state))
 		return 0;
-	pk_host_futex_wake(&p->__state, 1);
+	q = pk_task_tls(host_wake_q);
+	if (q && q->nr < PK_WAKE_Q_MAX) {
+		q->word[q->nr++] = &p->__state;
+		return 1;
+	}
+	host_futex_wake(&p->__state);
 	return 1;
 }
 

@@ -146,6 +146,16 @@ void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
 void pk_idle_configure(int nohz, int idle_poll_us);
 void pk_wake_list_configure(bool on);
+/* Host threads' futex wakes held back while a wait queue's lock is held:
+ * start after taking it, stop before letting it go, flush after. */
+#define PK_WAKE_Q_MAX 8
+struct pk_wake_q {
+	int nr;
+	unsigned int *word[PK_WAKE_Q_MAX];
+};
+void pk_wake_q_start(struct pk_wake_q *q);
+void pk_wake_q_stop(void);
+void pk_wake_q_flush(struct pk_wake_q *q);
 void pk_ttwu_pending(struct rq *rq);
 bool pk_timers_next(struct rq *rq, unsigned long *expires);
 bool pk_idle_balance(struct rq *rq);
