@@ -967,12 +967,17 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 		/* Where a lock_task_rq() looks for it while in flight. */
 		__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELEASE);
 		kick = wake_list_push(rq, p);
-		/* Taken: other wakers need not wait out the kick's syscall. */
 		pk_raw_unlock(&p->pk_wake_lock);
+		local_irq_restore(flags);
+		preempt_enable_no_resched();
+		/*
+		 * The kick is a host system call: made with preemption and
+		 * interrupts as the caller had them (issue 19, target 8),
+		 * and a reschedule owed meanwhile is taken after it.
+		 */
 		if (kick)
 			wake_list_kick(rq);
-		local_irq_restore(flags);
-		preempt_enable();
+		preempt_check_resched();
 		return 1;
 	}
 	rq = pk_cpu_rq(cpu);
