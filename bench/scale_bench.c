@@ -12,6 +12,8 @@
  *      8 vCPUs (a counter increment inside), beside as many host threads
  *      on one pthread_mutex: acquisitions per second.
  *
+ * Linked with the library's debug checks compiled out (bench/CMakeLists.txt).
+ *
  * Usage: bench_scale [MS]  (MS: wall time per row of tables 2 and 3,
  * default 500).  Wall-clock figures on a shared machine: read them
  * against the load average in bench-facts.txt.
