@@ -2,7 +2,9 @@
 # The unconditional count against the legacy PREEMPT_COUNT=n build
 # (bench_legacy, issue 5): the builds checked in the disassembly, the fast
 # paths' instructions counted from objdump, the workloads timed, then
-# counted under callgrind.
+# counted under callgrind; then the count built CONFIG_PREEMPTION=0
+# (bench_legacy_nopreempt: preempt_enable() a bare decrement) counted the
+# same way against the legacy copy.
 # Usage: bench/legacy_run.sh BUILD_DIR   (BUILD_DIR holds bench/bench_legacy)
 #
 # Environment: BENCH_MS (ms per case per round, default 100), BENCH_REPS
@@ -203,5 +205,55 @@ bench_init bench_legacy bench-legacy.txt "$@"
 	}' "$tmp/list"
 	echo
 	cat "$tmp/btable"
+	# CONFIG_PREEMPTION=0: the count kept, preempt_enable() a bare
+	# decrement (the kernel's PREEMPTION=n), the model fixed at compile
+	# time to none or voluntary: the same workloads, the same legacy copy.
+	np=$build/bench/bench_legacy_nopreempt
+	[ -x "$np" ] || exit 0
+	echo
+	echo "-- callgrind: CONFIG_PREEMPTION=0 (none/voluntary built in)" \
+		"against PREEMPT_COUNT=n --"
+	bin=$np BENCH_CG_ARGS= bench_callgrind "$tmp/np.out" "$cg_iters"
+	bench_cg_costs "$tmp/np.out" >"$tmp/npcosts"
+	"$np" --list >"$tmp/nplist"
+	awk -F'\t' -v n="$cg_iters" -v costs="$tmp/npcosts" '
+	BEGIN {
+		while ((getline line < costs) > 0) {
+			split(line, f, "\t")
+			cost[f[1]] = f[2] + 0
+		}
+		printf "%-42s %9s %9s %7s %9s\n", "workload",
+		       "PREEMPTION=0", "legacy", "added", "overhead"
+	}
+	$3 == "count" { sym[$2] = $1; name[$2] = $5; ids[++nid] = $2;
+			threads[$2] = $4 }
+	$3 == "legacy" { lsym[$2] = $1 }
+	END {
+		for (i = 1; i <= nid; i++) {
+			id = ids[i]
+			if (threads[id] != 1 || id == "empty")
+				continue
+			if (!(sym[id] in cost) || !(lsym[id] in cost)) {
+				printf "%-42s missing\n", name[id]
+				bad = 1
+				continue
+			}
+			c = cost[sym[id]] / n
+			l = cost[lsym[id]] / n
+			r = (c / l - 1) * 100
+			printf "%-42s %9.2f %9.2f %+7.2f %+8.1f%%\n", name[id],
+			       c, l, c - l, r
+			v[++nv] = sprintf("what=CONFIG_PREEMPTION=0 build," \
+				" %s; ours=%.2f instr; anchor=%.2f instr" \
+				" (PREEMPT_COUNT=n); ratio=%+.1f%% instr", \
+				name[id], c, l, r) SUBSEP (r <= 1)
+		}
+		for (i = 1; i <= nv; i++) {
+			split(v[i], p, SUBSEP)
+			printf "@verdict target=3; %s; verdict=%s\n", p[1],
+			       p[2] ? "met" : "missed"
+		}
+		exit bad
+	}' "$tmp/nplist"
 } 2>&1 | tee "$out"
 echo "(written to $out)"

@@ -316,6 +316,18 @@ bench_need "$sim_bin"
 } 2>&1 | tee "$sim_out"
 echo "(written to $sim_out)"
 
+# Issue 19's scaling tables (bench/scale_bench.c), in bench-scale.txt.
+# BENCH_SCALE_MS: ms per row of its vCPU and lock tables (default 500).
+scale_bin=$build/bench/bench_scale
+scale_out=$build/bench-scale.txt
+bench_need "$scale_bin"
+{
+	bench_header "libpreempt scaling: bench_scale" "$build" "$libdebug"
+	echo
+	"$scale_bin" "${BENCH_SCALE_MS:-500}"
+} 2>&1 | tee "$scale_out"
+echo "(written to $scale_out)"
+
 # Target 8: latency under load beside the host's cyclictest, in
 # bench-latency.txt (BENCH_LAT_S seconds per run, default 5).
 "$(dirname "$0")/latency_run.sh" "$build"

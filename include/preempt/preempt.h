@@ -57,6 +57,21 @@
 #define CONFIG_PREEMPT_COUNT 1
 #endif
 
+#ifndef CONFIG_PREEMPTION
+/*
+ * -DCONFIG_PREEMPTION=0 is the kernel's PREEMPTION=n with PREEMPT_COUNT=y
+ * (the none or voluntary model chosen at compile time) for the code built
+ * so: preempt_enable() only decrements, with no reschedule test, which is
+ * what it does in effect under none and voluntary anyway (preempt_schedule()
+ * returns at once there).  The count stays exact, so every context check
+ * still holds.  Under full, lazy or rt a reschedule owed at such an enable
+ * waits for the next preemption point (an interrupt's return, a
+ * cond_resched(), an enabling edge of the library's own code): build so
+ * only code meant to run under none or voluntary.
+ */
+#define CONFIG_PREEMPTION 1
+#endif
+
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
@@ -436,14 +451,17 @@ static __always_inline void preempt_disable(void)
  * preempt_enable() - undo preempt_disable(), rescheduling if owed
  *
  * Any context that called preempt_disable().  One decl and one branch on
- * the fast path with debug checks off.
+ * the fast path with debug checks off; the decl alone, built with
+ * CONFIG_PREEMPTION=0 (no reschedule here: see CONFIG_PREEMPTION above).
  */
 static __always_inline void preempt_enable(void)
 {
 	barrier();
-#if CONFIG_PREEMPT_COUNT
+#if CONFIG_PREEMPT_COUNT && CONFIG_PREEMPTION
 	if (unlikely(preempt_count_dec_and_test()))
 		preempt_schedule();
+#elif CONFIG_PREEMPT_COUNT
+	preempt_count_dec();
 #endif
 	pk_sim_hook(PK_SIM_PREEMPT_ON);
 }
@@ -490,8 +508,12 @@ static __always_inline void preempt_disable_notrace(void)
 static __always_inline void preempt_enable_notrace(void)
 {
 	barrier();
+#if CONFIG_PREEMPTION
 	if (unlikely(__preempt_count_dec_and_test()))
 		preempt_schedule_notrace();
+#else
+	__preempt_count_sub(1);
+#endif
 }
 
 /**

@@ -82,6 +82,8 @@ struct task_struct {
 	struct list_head pk_run_node;
 	int pk_on_rq;
 	int pk_on_cpu;
+	struct task_struct *pk_wake_next; /* on a remote CPU's wake list */
+	int pk_wake_lock;   /* wakers only (the kernel's pi_lock role) */
 	int pk_refs;	    /* get_task_struct() references */
 	int pk_kthread_ref; /* kthread_create()'s reference not yet dropped */
 	struct task_struct *pk_free_next; /* freed later: see put_task_struct */
@@ -349,6 +351,10 @@ struct machine_config {
 	int idle_poll_us;  /* most an idle vCPU polls before it sleeps in
 			      the host (adaptive below it); 0: 200, -1: never
 			      ($PREEMPT_IDLE_POLL_US) */
+	int wake_list;	   /* a wake-up for another vCPU goes on its
+			      lock-free wake list, one IPI per batch: 0 or 1
+			      yes, -1 no: lock its runqueue and enqueue
+			      there ($PREEMPT_WAKE_LIST=0 also says no) */
 	const char *sim;   /* "SEED[,STRATEGY][,limit=N]": a deterministic
 			      simulation (docs/sim.md); NULL: $PREEMPT_SIM */
 };
@@ -591,6 +597,9 @@ int pk_switch_hook_unregister(struct pk_switch_hook *hook);
  * @poll_hits: of them, ended by a wake-up while polling (no host sleep)
  * @poll_ns: time spent polling in idle, in ns (the haltpoll cost)
  * @poll_steals: polls cut short because the host preempted the vCPU
+ * @wake_batches: drains of the wake list that found tasks other CPUs woke
+ * @wake_list_tasks: tasks those drains queued (over @wake_batches: the
+ *                   wake-ups one IPI or idle kick carried)
  */
 struct pk_sched_stats {
 	unsigned long resched[PK_RESCHED_NR];
@@ -603,6 +612,8 @@ struct pk_sched_stats {
 	unsigned long poll_hits;
 	unsigned long poll_ns;
 	unsigned long poll_steals;
+	unsigned long wake_batches;
+	unsigned long wake_list_tasks;
 };
 
 /** pk_sched_stats() - the current CPU's counters.  Any context. */

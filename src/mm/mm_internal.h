@@ -102,6 +102,10 @@ static inline int pk_mm_vcpu(void)
 
 /* slab.c: the kmalloc() caches, set up at start-up. */
 void pk_kmalloc_init(void);
+/* slab.c: host threads get their own stacks (1, the default) or use the
+ * slab lists under the cache lock (0: the bench's baseline).  Read when a
+ * thread first allocates. */
+extern int pk_slab_thread_caches;
 
 /* highmem.c: reserve the windows; map a high page's frame at @addr. */
 int pk_highmem_setup(void);

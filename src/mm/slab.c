@@ -11,12 +11,20 @@
  * interrupts off the task cannot be switched out or moved, so the vCPU
  * number read under local_irq_save() stays right until the restore.
  *
- * Threads that are not vCPUs have no such stack: host thread numbers are
- * not bounded, and a thread may exit with objects cached.  They use the
- * slab lists under the cache lock.
+ * Threads that are not vCPUs get the same stacks per thread (host thread
+ * numbers are not bounded, so not an array slot): a few direct-mapped
+ * slots, allocated at the thread's first kmalloc() from plain task
+ * context, listed for kmem_cache_destroy() and flushed by a thread-exit
+ * destructor.  Each has its own lock, taken only by its thread (with
+ * interrupts off, as a vCPU's) and by a destroy or the exit flush, so it
+ * stays in the thread's cache and uncontended: threads scale as vCPUs do
+ * instead of meeting at the cache lock.  A thread without one (its first
+ * call in an interrupt or with interrupts off, or the caches turned off)
+ * uses the slab lists under the cache lock.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +172,149 @@ static struct pk_array_cache *cpu_cache(struct kmem_cache *s)
 	return cpu >= 0 ? &s->cpu[cpu] : NULL;
 }
 
+static void flush_some(struct kmem_cache *s, struct pk_array_cache *ac,
+		       unsigned int n);
+
+/* ---- the per-thread stacks of host threads ---- */
+
+#define PK_TC_SLOTS 16
+
+struct pk_thread_cache {
+	int lock; /* raw: its thread, a destroy, the exit flush */
+	struct pk_thread_cache *next, *prev;
+	struct kmem_cache *cache[PK_TC_SLOTS];
+	struct pk_array_cache ac[PK_TC_SLOTS];
+};
+
+int pk_slab_thread_caches = 1;
+static __thread struct pk_thread_cache *thread_tc;
+static int tc_list_lock;
+static struct pk_thread_cache tc_list = {.next = &tc_list, .prev = &tc_list};
+static pthread_key_t tc_key;
+static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
+
+/* Every stack of @tc back to its slabs; @tc locked, interrupts off. */
+static void tc_flush_slot(struct pk_thread_cache *tc, int i)
+{
+	if (tc->cache[i])
+		flush_some(tc->cache[i], &tc->ac[i], PK_AC_SIZE);
+	tc->cache[i] = NULL;
+}
+
+/* The thread's exit: its objects back, it off the list. */
+static void tc_exit(void *arg)
+{
+	struct pk_thread_cache *tc = arg;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pk_raw_lock(&tc_list_lock);
+	tc->prev->next = tc->next;
+	tc->next->prev = tc->prev;
+	pk_raw_unlock(&tc_list_lock);
+	pk_raw_lock(&tc->lock);
+	for (int i = 0; i < PK_TC_SLOTS; i++)
+		tc_flush_slot(tc, i);
+	pk_raw_unlock(&tc->lock);
+	local_irq_restore(flags);
+	thread_tc = NULL;
+	free(tc);
+}
+
+static void tc_key_create(void)
+{
+	pthread_key_create(&tc_key, tc_exit);
+}
+
+/*
+ * A host thread's first allocation or free makes its stacks, in plain
+ * task context only: calloc and the key are not for interrupt handlers.
+ */
+static void tc_create(void)
+{
+	struct pk_thread_cache *tc;
+	unsigned long flags;
+
+	if (!__atomic_load_n(&pk_slab_thread_caches, __ATOMIC_RELAXED) ||
+	    pk_task_tls(pk_this_rq) || in_interrupt() || irqs_disabled() ||
+	    preempt_count())
+		return;
+	tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		return;
+	pthread_once(&tc_once, tc_key_create);
+	if (pthread_setspecific(tc_key, tc)) {
+		free(tc);
+		return;
+	}
+	local_irq_save(flags);
+	pk_raw_lock(&tc_list_lock);
+	tc->next = tc_list.next;
+	tc->prev = &tc_list;
+	tc_list.next->prev = tc;
+	tc_list.next = tc;
+	pk_raw_unlock(&tc_list_lock);
+	local_irq_restore(flags);
+	thread_tc = tc;
+}
+
+/*
+ * The host thread's stack for @s, its thread cache locked into *@tcp, or
+ * NULL; interrupts off.  A slot another cache holds is flushed first.
+ */
+static struct pk_array_cache *thread_cache(struct kmem_cache *s,
+					   struct pk_thread_cache **tcp)
+{
+	struct pk_thread_cache *tc = thread_tc;
+	int i = (int)(((uintptr_t)s / sizeof(*s)) % PK_TC_SLOTS);
+
+	*tcp = tc;
+	if (!tc)
+		return NULL;
+	pk_raw_lock(&tc->lock);
+	if (unlikely(tc->cache[i] != s)) {
+		tc_flush_slot(tc, i);
+		tc->cache[i] = s;
+	}
+	return &tc->ac[i];
+}
+
+/* This context's stack of @s (a vCPU's or a host thread's), or NULL;
+ * interrupts off.  Give *@tcp back with cache_put(). */
+static struct pk_array_cache *cache_get(struct kmem_cache *s,
+					struct pk_thread_cache **tcp)
+{
+	struct pk_array_cache *ac = cpu_cache(s);
+
+	*tcp = NULL;
+	return ac ? ac : thread_cache(s, tcp);
+}
+
+static void cache_put(struct pk_thread_cache *tc)
+{
+	if (tc)
+		pk_raw_unlock(&tc->lock);
+}
+
+/* @s's objects in every thread's stacks back to the slabs. */
+static void drain_threads(struct kmem_cache *s)
+{
+	struct pk_thread_cache *tc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pk_raw_lock(&tc_list_lock);
+	for (tc = tc_list.next; tc != &tc_list; tc = tc->next) {
+		pk_raw_lock(&tc->lock);
+		for (int i = 0; i < PK_TC_SLOTS; i++)
+			if (tc->cache[i] == s)
+				tc_flush_slot(tc, i);
+		pk_raw_unlock(&tc->lock);
+	}
+	pk_raw_unlock(&tc_list_lock);
+	local_irq_restore(flags);
+}
+
 /*
  * Refill @ac (if any) and return one object, from the slabs or a new
  * slab, without sleeping.  Interrupts off.
@@ -245,6 +396,7 @@ static void *alloc_wait(struct kmem_cache *s, gfp_t gfp)
 
 void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 {
+	struct pk_thread_cache *tc;
 	struct pk_array_cache *ac;
 	unsigned long flags;
 	void *obj;
@@ -253,12 +405,15 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 		might_sleep();
 	if (WARN_ON_ONCE(in_nmi()))
 		return NULL;
+	if (unlikely(!thread_tc))
+		tc_create();
 	local_irq_save(flags);
-	ac = cpu_cache(s);
+	ac = cache_get(s, &tc);
 	if (likely(ac && ac->avail))
 		obj = ac->entry[--ac->avail];
 	else
 		obj = refill(s, ac, gfp);
+	cache_put(tc);
 	local_irq_restore(flags);
 	if (unlikely(!obj))
 		obj = alloc_wait(s, gfp);
@@ -269,7 +424,8 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 
 void kmem_cache_free(struct kmem_cache *s, void *obj)
 {
-	struct pk_array_cache *ac;
+	struct pk_thread_cache *tc = NULL;
+	struct pk_array_cache *ac = NULL;
 	struct page *slab = NULL;
 	unsigned long flags;
 	bool waiters;
@@ -277,12 +433,16 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 	if (!obj)
 		return;
 	waiters = __atomic_load_n(&pk_mm_free_wait.waiters, __ATOMIC_RELAXED);
+	if (unlikely(!thread_tc))
+		tc_create();
 	local_irq_save(flags);
-	ac = cpu_cache(s);
-	if (likely(ac && !waiters)) {
+	if (likely(!waiters))
+		ac = cache_get(s, &tc);
+	if (likely(ac)) {
 		if (unlikely(ac->avail == PK_AC_SIZE))
 			flush_some(s, ac, PK_AC_BATCH);
 		ac->entry[ac->avail++] = obj;
+		cache_put(tc);
 		local_irq_restore(flags);
 		return;
 	}
@@ -297,13 +457,15 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 
 int kmem_cache_shrink(struct kmem_cache *s)
 {
+	struct pk_thread_cache *tc;
 	struct pk_array_cache *ac;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	ac = cpu_cache(s);
+	ac = cache_get(s, &tc);
 	if (ac)
 		flush_some(s, ac, PK_AC_SIZE);
+	cache_put(tc);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -368,6 +530,7 @@ static void drain_all(struct kmem_cache *s)
 	for (int cpu = 0; cpu < PK_PERCPU_SLOTS; cpu++)
 		flush_some(s, &s->cpu[cpu], PK_AC_SIZE);
 	local_irq_restore(flags);
+	drain_threads(s);
 }
 
 static bool objects_in_use(struct kmem_cache *s)

@@ -163,14 +163,14 @@ static void dequeue_task(struct rq *rq, struct task_struct *p)
 /* The most urgent queued task, or NULL. */
 static struct task_struct *peek_next(struct rq *rq)
 {
-	for (int w = 0; w < 2; w++)
-		if (rq->rt_bitmap[w]) {
-			int prio = w * 64 + __builtin_ctzll(rq->rt_bitmap[w]);
+	/* One test when no real-time task waits, the common case. */
+	if (rq->rt_bitmap[0] | rq->rt_bitmap[1]) {
+		int w = rq->rt_bitmap[0] ? 0 : 1;
+		int prio = w * 64 + __builtin_ctzll(rq->rt_bitmap[w]);
 
-			return list_first_entry(&rq->rt_queue[prio],
-						struct task_struct,
-						pk_run_node);
-		}
+		return list_first_entry(&rq->rt_queue[prio], struct task_struct,
+					pk_run_node);
+	}
 	if (!list_empty(&rq->fair_queue))
 		return list_first_entry(&rq->fair_queue, struct task_struct,
 					pk_run_node);
@@ -214,8 +214,10 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 /* The reschedule IPI, in hardirq context on the target. */
 void pk_resched_ipi(struct rq *rq)
 {
-	int want =
-		__atomic_exchange_n(&rq->resched_remote, 0, __ATOMIC_SEQ_CST);
+	int want;
+
+	pk_ttwu_pending(rq);
+	want = __atomic_exchange_n(&rq->resched_remote, 0, __ATOMIC_SEQ_CST);
 
 	if (want == 2 || (want == 1 && !preempt_model_lazy()))
 		set_preempt_need_resched();
@@ -242,7 +244,10 @@ static void save_task_tls(struct task_struct *p)
 	p->pk_saved_migrate_disable = pk_migrate_disable_count;
 	p->pk_saved_non_block = pk_non_block_count;
 	p->pk_saved_softirq_disable_cnt = pk_softirq_disable_cnt;
-	p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
+	/* Read only by the library's own debug reports: without them, the
+	 * switch need not carry it. */
+	if (CONFIG_DEBUG_PREEMPT)
+		p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
 	p->pk_saved_irqs_disabled_ip = pk_irqs_disabled_ip;
 }
 
@@ -252,7 +257,8 @@ static void load_task_tls(struct task_struct *p)
 	pk_migrate_disable_count = p->pk_saved_migrate_disable;
 	pk_non_block_count = p->pk_saved_non_block;
 	pk_softirq_disable_cnt = p->pk_saved_softirq_disable_cnt;
-	pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
+	if (CONFIG_DEBUG_PREEMPT)
+		pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
 	pk_irqs_disabled_ip = p->pk_saved_irqs_disabled_ip;
 }
 
@@ -304,9 +310,10 @@ static void run_sched_in(struct task_struct *prev, struct task_struct *next)
  * let the previous task go (it may be dead, or wanted elsewhere) and drop
  * the rq lock and the interrupt-disable the switch held.
  */
-static __attribute__((noinline)) void finish_task_switch(void)
+static __always_inline void __finish_task_switch(void)
 {
-	struct rq *rq = pk_this_rq;
+	/* Read afresh: this task may have resumed on another vCPU thread. */
+	struct rq *rq = pk_task_tls(pk_this_rq);
 	struct task_struct *prev = rq->prev;
 	bool dead = prev && prev->__state == TASK_DEAD;
 
@@ -322,6 +329,12 @@ static __attribute__((noinline)) void finish_task_switch(void)
 	local_irq_enable();
 	if (dead)
 		put_task_struct(prev);
+}
+
+/* Out of line for a new task's first run (pk_schedule_tail()). */
+static __attribute__((noinline)) void finish_task_switch(void)
+{
+	__finish_task_switch();
 }
 
 /* The first code a new task runs (the kernel's schedule_tail()). */
@@ -351,6 +364,8 @@ static void report_schedule_atomic(struct task_struct *prev)
  * Entered with preempt_disable() done; @preempt: the task is being
  * preempted, so it stays runnable whatever its state says.
  */
+static void ttwu_pending_locked(struct rq *rq);
+
 static void __schedule(bool preempt)
 {
 	struct task_struct *prev, *next;
@@ -367,6 +382,11 @@ static void __schedule(bool preempt)
 	    signal_pending_state(prev->__state, prev))
 		__atomic_store_n(&prev->__state, TASK_RUNNING,
 				 __ATOMIC_RELAXED);
+	/* Wake-ups pushed here since the last kick: queue them now, without
+	 * waiting for the IPI's signal (a host that is slow to deliver it
+	 * would hold them back). */
+	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED)))
+		ttwu_pending_locked(rq);
 	/* A dead task leaves for good, even if preempted on its way out. */
 	if ((!preempt && prev->__state != TASK_RUNNING) ||
 	    prev->__state == TASK_DEAD)
@@ -403,7 +423,7 @@ static void __schedule(bool preempt)
 	load_task_tls(next);
 	pk_current = next;
 	pk_context_switch(prev->pk_ctx, next->pk_ctx);
-	finish_task_switch();
+	__finish_task_switch();
 }
 
 static void count_resched(enum pk_resched_kind kind)
@@ -586,12 +606,14 @@ void might_resched(void)
 
 void yield(void)
 {
-	set_current_state(TASK_RUNNING);
 	if (!pk_this_rq) {
+		set_current_state(TASK_RUNNING);
 		if (schedule_debug())
 			pk_host_yield();
 		return;
 	}
+	/* A vCPU always has its task at hand: no get_current() call. */
+	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
 	/* Once, even with nothing else to run: no need-resched loop. */
 	if (!schedule_debug())
 		return;
@@ -718,18 +740,71 @@ static int select_task_rq(struct task_struct *p)
 	return best >= 0 ? best : p->cpu;
 }
 
-/* A host thread's task: claim the wake-up on its state word, then wake it. */
-static int host_wake(struct task_struct *p, unsigned int state)
+/* Claims the wake-up of @p in @state: a racing waker now sees TASK_RUNNING. */
+static bool claim_wakeup(struct task_struct *p, unsigned int state)
 {
 	unsigned int s = __atomic_load_n(&p->__state, __ATOMIC_SEQ_CST);
 
 	do {
 		if (!(s & state))
-			return 0;
+			return false;
 	} while (!__atomic_compare_exchange_n(&p->__state, &s, TASK_RUNNING,
 					      false, __ATOMIC_SEQ_CST,
 					      __ATOMIC_SEQ_CST));
-	pk_host_futex_wake(&p->__state, 1);
+	return true;
+}
+
+/*
+ * Host threads' wake-ups held back by a waker under a wait queue's lock
+ * (preemption and interrupts off there): the futex wake is a host system
+ * call, made once the lock is let go (the kernel's wake_q).  Set only with
+ * the lock held, so the task cannot move to another thread meanwhile.
+ */
+static __thread struct pk_wake_q *host_wake_q;
+
+/* Futex wakes of host threads made from a vCPU with preemption or
+ * interrupts off (tests/sched/test_host_wake.c wants none). */
+unsigned long pk_host_wakes_atomic;
+
+static void host_futex_wake(unsigned int *word)
+{
+	if (pk_task_tls(pk_this_rq) && (preempt_count() || irqs_disabled()))
+		__atomic_add_fetch(&pk_host_wakes_atomic, 1, __ATOMIC_RELAXED);
+	pk_host_futex_wake(word, 1);
+}
+
+void pk_wake_q_start(struct pk_wake_q *q)
+{
+	q->nr = 0;
+	pk_task_tls(host_wake_q) = q;
+}
+
+void pk_wake_q_stop(void)
+{
+	pk_task_tls(host_wake_q) = NULL;
+}
+
+/* The wakes held back; wherever the caller runs now (the words stay
+ * valid futex addresses: a stale one is a spurious wake-up, allowed). */
+void pk_wake_q_flush(struct pk_wake_q *q)
+{
+	for (int i = 0; i < q->nr; i++)
+		host_futex_wake(q->word[i]);
+}
+
+/* A host thread's task: claim the wake-up on its state word, then wake it. */
+static int host_wake(struct task_struct *p, unsigned int state)
+{
+	struct pk_wake_q *q;
+
+	if (!claim_wakeup(p, state))
+		return 0;
+	q = pk_task_tls(host_wake_q);
+	if (q && q->nr < PK_WAKE_Q_MAX) {
+		q->word[q->nr++] = &p->__state;
+		return 1;
+	}
+	host_futex_wake(&p->__state);
 	return 1;
 }
 
@@ -748,6 +823,106 @@ static void wait_off_cpu(struct task_struct *p)
 	}
 }
 
+/*
+ * ---- the wake list (the kernel's ttwu_queue) ----
+ *
+ * A wake-up for another CPU pushes the task on that CPU's list without
+ * taking its runqueue lock; the push that finds the list empty kicks the
+ * CPU (one IPI for the batch), and the CPU queues the whole batch under
+ * its own lock, with interrupts off.
+ */
+static bool wake_list_on = true;
+
+void pk_wake_list_configure(bool on)
+{
+	__atomic_store_n(&wake_list_on, on, __ATOMIC_RELAXED);
+}
+
+/* True if the list was empty: the caller owes the kick. */
+static bool wake_list_push(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *head =
+		__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED);
+
+	do
+		p->pk_wake_next = head;
+	while (!__atomic_compare_exchange_n(&rq->wake_list, &head, p, true,
+					    __ATOMIC_SEQ_CST,
+					    __ATOMIC_RELAXED));
+	return !head;
+}
+
+/* Kicks @rq's CPU for the wake list a push found empty. */
+static void wake_list_kick(struct rq *rq)
+{
+	/* Bumped before the polling test: see idle_poll(). */
+	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
+		return;
+	/* Asleep in the host: the futex.  Otherwise the IPI, which also
+	 * ends a wait begun after this test (the word moved). */
+	if (__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
+		pk_host_futex_wake(&rq->idle_seq, 1);
+	else
+		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
+}
+
+/*
+ * Queue what other CPUs woke for @rq; on @rq's own CPU, interrupts off.
+ * The list is last-pushed first: reversed, the batch queues in wake order.
+ */
+static void ttwu_pending_locked(struct rq *rq)
+{
+	struct task_struct *p, *next, *fifo = NULL;
+
+	p = __atomic_exchange_n(&rq->wake_list, NULL, __ATOMIC_SEQ_CST);
+	if (!p)
+		return;
+	rq->stats.wake_batches++;
+	for (; p; p = next) {
+		next = p->pk_wake_next;
+		p->pk_wake_next = fifo;
+		fifo = p;
+	}
+	for (p = fifo; p; p = next) {
+		/* Read first: once queued it may run, sleep and be pushed
+		 * again elsewhere. */
+		next = p->pk_wake_next;
+		rq->stats.wake_list_tasks++;
+		enqueue_task(rq, p, false);
+		pk_trace(sched_wakeup, p, rq->cpu);
+		check_preempt_curr(rq, p);
+	}
+}
+
+void pk_ttwu_pending(struct rq *rq)
+{
+	lockdep_assert_irqs_disabled();
+	if (!__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED))
+		return;
+	pk_raw_lock(&rq->lock);
+	ttwu_pending_locked(rq);
+	pk_raw_unlock(&rq->lock);
+}
+
+/* Drops what try_to_wake_up() holds; returns @ret. */
+static int ttwu_unlock(struct task_struct *p, unsigned long flags, int ret)
+{
+	pk_raw_unlock(&p->pk_wake_lock);
+	preempt_enable_no_resched_notrace();
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * The wake-up is claimed by a compare-and-swap from a state it may wake
+ * (claim_wakeup()), never by a plain store: the task changes its own
+ * state without any lock, and may have gone on since the first check
+ * (taken the sleep back, slept again in another state, or died).  A store
+ * of TASK_RUNNING would undo that: a dead task queued again (issue 19: the
+ * arm64 crash in pk_port_switch), or an uninterruptible sleep ended by a
+ * wake-up for an interruptible one.
+ */
 static int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
 	unsigned long flags;
@@ -758,27 +933,53 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 		return host_wake(p, state);
 	local_irq_save(flags);
 	preempt_disable_notrace();
-	rq = lock_task_rq(p);
-	if (!(p->__state & state)) {
+	pk_raw_lock(&p->pk_wake_lock);
+	if (!(__atomic_load_n(&p->__state, __ATOMIC_SEQ_CST) & state))
+		return ttwu_unlock(p, flags, 0);
+	/* Before the runqueue lock: a simulation may let the task run on. */
+	pk_sim_lib_point(PK_SIM_LOCK);
+	/*
+	 * Still current (not asleep yet) or queued: it need only run on.
+	 * Asked under the lock __schedule() reads the state under, so a task
+	 * seen here on the runqueue does not sleep after the claim.
+	 */
+	if (__atomic_load_n(&p->pk_on_rq, __ATOMIC_SEQ_CST)) {
+		int ret = -1;
+
+		rq = lock_task_rq(p);
+		if (p->pk_on_rq)
+			ret = claim_wakeup(p, state);
 		pk_raw_unlock(&rq->lock);
-		preempt_enable_no_resched_notrace();
-		local_irq_restore(flags);
-		return 0;
+		if (ret >= 0)
+			return ttwu_unlock(p, flags, ret);
 	}
-	/* Claims the wake-up: a racing one now sees TASK_RUNNING. */
-	__atomic_store_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
-	if (p->pk_on_rq) {
-		/* Still current (not asleep yet) or queued: nothing to do. */
-		pk_raw_unlock(&rq->lock);
-		preempt_enable_no_resched_notrace();
-		local_irq_restore(flags);
-		return 1;
-	}
-	pk_raw_unlock(&rq->lock);
+	/* Off its CPU, only wakers (on its wake lock) change its state. */
 	wait_off_cpu(p);
+	if (!claim_wakeup(p, state))
+		return ttwu_unlock(p, flags, 0);
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
+	if (wake_list_on && (!pk_this_rq || cpu != pk_this_rq->cpu)) {
+		bool kick;
+
+		rq = pk_cpu_rq(cpu);
+		/* Where a lock_task_rq() looks for it while in flight. */
+		__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELEASE);
+		kick = wake_list_push(rq, p);
+		pk_raw_unlock(&p->pk_wake_lock);
+		local_irq_restore(flags);
+		preempt_enable_no_resched();
+		/*
+		 * The kick is a host system call: made with preemption and
+		 * interrupts as the caller had them (issue 19, target 8),
+		 * and a reschedule owed meanwhile is taken after it.
+		 */
+		if (kick)
+			wake_list_kick(rq);
+		preempt_check_resched();
+		return 1;
+	}
 	rq = pk_cpu_rq(cpu);
 	pk_raw_lock(&rq->lock);
 	p->cpu = cpu;
@@ -786,6 +987,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	pk_trace(sched_wakeup, p, cpu);
 	check_preempt_curr(rq, p);
 	pk_raw_unlock(&rq->lock);
+	pk_raw_unlock(&p->pk_wake_lock);
 	local_irq_restore(flags);
 	preempt_enable();
 	pk_sim_lib_point(PK_SIM_WAKE);
@@ -972,6 +1174,10 @@ void pk_sched_set_prio(struct task_struct *p, int prio)
 			    TASK_RUNNING)
 			break;
 		pk_raw_unlock(&rq->lock);
+		/* It may be on this CPU's own wake list, whose IPI waits
+		 * for interrupts on. */
+		if (pk_this_rq)
+			pk_ttwu_pending(pk_this_rq);
 		pk_cpu_relax();
 	}
 	if (p != rq->curr && !list_empty(&p->pk_run_node)) {

@@ -167,6 +167,7 @@ static bool idle_has_work(struct rq *rq, unsigned int seq)
 {
 	return __atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE) != seq ||
 	       need_resched() ||
+	       __atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&rq->nr_queued, __ATOMIC_RELAXED);
 }
 
@@ -295,8 +296,13 @@ void pk_idle_loop(struct rq *rq)
 	while (!__atomic_load_n(&rq->stopping, __ATOMIC_ACQUIRE)) {
 		unsigned int seq =
 			__atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
+		unsigned long flags;
 
 		fold_remote_resched(rq);
+		/* A kick that found the loop polling or asleep was no IPI. */
+		local_irq_save(flags);
+		pk_ttwu_pending(rq);
+		local_irq_restore(flags);
 		if (need_resched() ||
 		    __atomic_load_n(&rq->nr_queued, __ATOMIC_ACQUIRE) ||
 		    pk_idle_balance(rq)) {

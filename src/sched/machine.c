@@ -421,10 +421,13 @@ void pk_task_exit(int code)
 	}
 	p->pk_exit_code = code;
 	__atomic_or_fetch(&p->flags, PF_EXITING, __ATOMIC_RELAXED);
-	preempt_disable();
-	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
+	/* kthread_stop() told while preemptible: a host thread waiting
+	 * there is woken by a host system call (issue 19, target 8).  Its
+	 * reference dropped, ours keeps the task until it is off its CPU. */
 	__atomic_store_n(&p->pk_exited, 1, __ATOMIC_SEQ_CST);
 	wake_up_all(&exit_wq);
+	preempt_disable();
+	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
 	preempt_enable_no_resched();
 	schedule();
 	BUG(); /* a dead task is never picked again */
@@ -723,6 +726,9 @@ static void configure(const struct machine_config *cfg)
 	pk_idle_configure(cfg && cfg->nohz ? cfg->nohz : nohz,
 			  cfg && cfg->idle_poll_us ? cfg->idle_poll_us
 						   : poll_us);
+	pk_wake_list_configure(cfg && cfg->wake_list
+				       ? cfg->wake_list > 0
+				       : !env_off("PREEMPT_WAKE_LIST"));
 }
 
 static const struct {

@@ -66,6 +66,10 @@ struct rq {
 	int idle_ticked;	 /* slept once this idle period, tick on */
 	long poll_ns;		 /* the adaptive haltpoll window */
 	long poll_off_until;	 /* no polling before (host steal seen) */
+
+	/* Tasks other CPUs woke for this one (the kernel's ttwu_queue):
+	 * pushed lock-free, drained by this CPU with interrupts off. */
+	struct task_struct *wake_list;
 };
 
 struct rq *pk_cpu_rq(int cpu);
@@ -141,6 +145,18 @@ bool pk_nohz_enabled(void);
 void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
 void pk_idle_configure(int nohz, int idle_poll_us);
+void pk_wake_list_configure(bool on);
+/* Host threads' futex wakes held back while a wait queue's lock is held:
+ * start after taking it, stop before letting it go, flush after. */
+#define PK_WAKE_Q_MAX 8
+struct pk_wake_q {
+	int nr;
+	unsigned int *word[PK_WAKE_Q_MAX];
+};
+void pk_wake_q_start(struct pk_wake_q *q);
+void pk_wake_q_stop(void);
+void pk_wake_q_flush(struct pk_wake_q *q);
+void pk_ttwu_pending(struct rq *rq);
 bool pk_timers_next(struct rq *rq, unsigned long *expires);
 bool pk_idle_balance(struct rq *rq);
 void pk_task_exit(int code) __attribute__((noreturn));

@@ -211,16 +211,22 @@ static void wake_up_common(wait_queue_head_t *wq, unsigned int mode,
 	}
 }
 
+/* Host threads woken here get their futex wake after the lock: no host
+ * system call with preemption off (issue 19, target 8). */
 void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive,
 	       void *key)
 {
+	struct pk_wake_q q;
 	unsigned long flags;
 
 	pk_sim_lib_point(PK_SIM_LOCK); /* the queue's lock */
 
 	pk_lock_irqsave(&wq->lock, flags);
+	pk_wake_q_start(&q);
 	wake_up_common(wq, mode, nr_exclusive, key);
+	pk_wake_q_stop();
 	pk_unlock_irqrestore(&wq->lock, flags);
+	pk_wake_q_flush(&q);
 }
 
 unsigned long pk_wq_lock(int *lock, int how)
@@ -268,23 +274,31 @@ void reinit_completion(struct completion *x)
 /* complete() wakes one waiter: they queue exclusive (wait_for_common()). */
 void complete(struct completion *x)
 {
+	struct pk_wake_q q;
 	unsigned long flags;
 
 	pk_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != COMPLETE_ALL)
 		x->done++;
+	pk_wake_q_start(&q);
 	wake_up_common(&x->wait, TASK_NORMAL, 1, NULL);
+	pk_wake_q_stop();
 	pk_unlock_irqrestore(&x->wait.lock, flags);
+	pk_wake_q_flush(&q);
 }
 
 void complete_all(struct completion *x)
 {
+	struct pk_wake_q q;
 	unsigned long flags;
 
 	pk_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
+	pk_wake_q_start(&q);
 	wake_up_common(&x->wait, TASK_NORMAL, 0, NULL);
+	pk_wake_q_stop();
 	pk_unlock_irqrestore(&x->wait.lock, flags);
+	pk_wake_q_flush(&q);
 }
 
 /* Under the lock: take one completion if there is one. */

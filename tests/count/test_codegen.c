@@ -128,6 +128,33 @@ static void preempt_enable_is_one_decl_and_one_branch(void **state)
 				strstr(insns[i].reloc, "preempt_schedule"));
 }
 
+/*
+ * Built with CONFIG_PREEMPTION=0 (the kernel's PREEMPTION=n): the enable is
+ * the decl alone, no test, no call, as target 3 of issue 19 asks under
+ * none and voluntary.
+ */
+static void preemption_off_enable_is_one_decl(void **state)
+{
+	struct insn insns[MAX_INSNS];
+	int n = disassemble(CODEGEN_PROBE_NOPREEMPT, "probe_preempt_enable",
+			    insns);
+	int decl = 0, other = 0;
+
+	(void)state;
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		if (is_padding(&insns[i]) || is_tls_offset_load(&insns[i]) ||
+		    !strcmp(insns[i].mnemonic, "ret"))
+			continue;
+		if (!strcmp(insns[i].mnemonic, "decl") && writes_tls(&insns[i]))
+			decl++;
+		else
+			other++;
+	}
+	assert_int_equal(decl, 1);
+	assert_int_equal(other, 0);
+}
+
 static void debug_checks_go_out_of_line(void **state)
 {
 	struct insn insns[MAX_INSNS];
@@ -375,6 +402,7 @@ int main(void)
 		pk_unit_test_if(X86_64, preempt_disable_is_one_incl),
 		pk_unit_test_if(X86_64,
 				preempt_enable_is_one_decl_and_one_branch),
+		pk_unit_test_if(X86_64, preemption_off_enable_is_one_decl),
 		pk_unit_test_if(X86_64, debug_checks_go_out_of_line),
 		pk_unit_test_if(X86_64, x86_word_accesses_are_fs_relative),
 		pk_unit_test_if(X86_64, wait_loops_reread_the_word),

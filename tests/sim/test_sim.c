@@ -167,6 +167,28 @@ static void fixed_race_passes_every_seed(void **state)
 	}
 }
 
+/*
+ * A wake-up that found a sleep announced claims it only if the task still
+ * sleeps as asked: the victim took it back, slept uninterruptibly or died
+ * meanwhile in every seed's interleaving (sim_wake_exit.c; issue 19).
+ */
+static void wake_up_never_undoes_a_later_state(void **state)
+{
+	struct result *r = res();
+
+	(void)state;
+	for (int seed = 1; seed <= 20; seed++) {
+		char spec[16];
+
+		snprintf(spec, sizeof(spec), "%d", seed);
+		run_prog(SIM_WAKE_EXIT, spec, r);
+		if (r->status)
+			print_error("seed %d:\n%s\n", seed, r->out);
+		assert_int_equal(r->status, 0);
+		assert_non_null(strstr(r->out, "0 spurious wake-ups, 0 lost"));
+	}
+}
+
 static void deadlock_is_reported(void **state)
 {
 	struct result *r = res();
@@ -433,6 +455,7 @@ int main(void)
 		cmocka_unit_test(tool_exhaustive_search_finds_the_race),
 		cmocka_unit_test(tool_keep_going_counts_failing_seeds),
 		cmocka_unit_test(tool_bad_input_exits_2),
+		cmocka_unit_test(wake_up_never_undoes_a_later_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The remote wake list (the kernel's ttwu_queue): a wake-up for another
+ * vCPU is pushed on that vCPU's lock-free list and queued there by its
+ * IPI or its idle loop.  No wake-up is lost under a flood from a vCPU and
+ * a host thread at once, a batch queues in wake order, and with the list
+ * off nothing goes through it.  Every wait is for an event; the only
+ * deadline is a minute wide.
+ */
+#define _GNU_SOURCE
+#include <unistd.h>
+
+#include <preempt/irqflags.h>
+#include <preempt/kthread.h>
+#include <preempt/wait.h>
+
+#include "pk_machine.h"
+
+/* Host side: wait (up to a minute) for @cond. */
+#define WAIT_FOR(cond)                                                         \
+	do {                                                                   \
+		long until_ = now_ms() + 60000;                                \
+		while (!(cond) && now_ms() < until_)                           \
+			usleep(1000);                                          \
+		assert_true(cond);                                             \
+	} while (0)
+
+static void boot_wake_list(int wake_list)
+{
+	struct machine_config cfg = {.nr_cpus = 2,
+				     .hz = 1000,
+				     .model = PREEMPT_MODEL_FULL,
+				     .wake_list = wake_list};
+
+	assert_int_equal(machine_boot(&cfg), 0);
+	assert_int_equal(num_online_cpus(), 2);
+}
+
+static int done;
+
+/* Keeps vCPU 1 busy, so a wake-up there needs the IPI, not the idle loop;
+ * as SCHED_FIFO (lowest) no tick takes the CPU from it either, so no
+ * schedule() there queues the wake-ups before the IPI does. */
+static int spinner(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		;
+	return 0;
+}
+
+enum { NORMAL, FIFO, FIFO_LOW };
+
+static struct task_struct *start_on(int (*fn)(void *), void *arg, int cpu,
+				    int policy)
+{
+	struct task_struct *k = kthread_create(fn, arg, "wl");
+
+	kthread_bind(k, cpu);
+	if (policy == FIFO)
+		sched_set_fifo(k);
+	else if (policy == FIFO_LOW)
+		sched_set_fifo_low(k);
+	wake_up_process(k);
+	return k;
+}
+
+/* ---- no lost wake-ups under a flood ---- */
+
+#define SLEEPERS 16
+#define TOKENS 3000
+
+/* Each token handed to a sleeper is one wake-up it must see. */
+static struct task_struct *sleeper[SLEEPERS];
+static int given[SLEEPERS], taken[SLEEPERS];
+
+static int token_sleeper(void *arg)
+{
+	int i = (int)(long)arg;
+
+	while (__atomic_load_n(&taken[i], __ATOMIC_ACQUIRE) < TOKENS &&
+	       !kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (__atomic_load_n(&given[i], __ATOMIC_ACQUIRE) ==
+		    __atomic_load_n(&taken[i], __ATOMIC_RELAXED)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		__atomic_add_fetch(&taken[i], 1, __ATOMIC_RELEASE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Hands sleeper @i its next token, if it took the last one. */
+static void give(int i)
+{
+	int t = __atomic_load_n(&taken[i], __ATOMIC_ACQUIRE);
+
+	if (t < TOKENS && __atomic_load_n(&given[i], __ATOMIC_RELAXED) == t &&
+	    __atomic_compare_exchange_n(&given[i], &t, t + 1, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		wake_up_process(sleeper[i]);
+}
+
+static int flooder(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		for (int i = 0; i < SLEEPERS; i++)
+			give(i);
+	return 0;
+}
+
+static int all_taken(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < SLEEPERS; i++)
+		n += __atomic_load_n(&taken[i], __ATOMIC_ACQUIRE);
+	return n;
+}
+
+/*
+ * A vCPU and a host thread both wake 16 SCHED_FIFO sleepers on a busy
+ * vCPU: every token reaches its sleeper (a lost wake-up leaves one asleep
+ * with a token waiting), and the wake-ups went through the list.
+ */
+static void flood_loses_no_wakeup(void **state)
+{
+	struct task_struct *spin, *w;
+	struct pk_sched_stats st;
+	long until;
+
+	(void)state;
+	boot_wake_list(0);
+	done = 0;
+	memset(given, 0, sizeof(given));
+	memset(taken, 0, sizeof(taken));
+	spin = start_on(spinner, NULL, 1, FIFO_LOW);
+	for (int i = 0; i < SLEEPERS; i++) {
+		sleeper[i] = start_on(token_sleeper, (void *)(long)i, 1, FIFO);
+		get_task_struct(sleeper[i]);
+	}
+	w = start_on(flooder, NULL, 0, FIFO);
+	/* The host thread is no vCPU: its wake-ups are all remote. */
+	until = now_ms() + 60000;
+	while (all_taken() < SLEEPERS * TOKENS && now_ms() < until)
+		for (int i = 0; i < SLEEPERS; i++)
+			give(i);
+	assert_int_equal(all_taken(), SLEEPERS * TOKENS);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(w), 0);
+	for (int i = 0; i < SLEEPERS; i++) {
+		assert_int_equal(kthread_stop(sleeper[i]), 0);
+		put_task_struct(sleeper[i]);
+	}
+	assert_int_equal(kthread_stop(spin), 0);
+	st = pk_sched_cpu_stats(1);
+	assert_true(st.wake_list_tasks > 0);
+	assert_true(st.wake_batches > 0);
+	assert_true(st.wake_batches <= st.wake_list_tasks);
+}
+
+/* ---- a batch queues in wake order ---- */
+
+#define BATCH 4
+
+static int order_log[BATCH], order_n, blocked, release_block;
+
+static int logger(void *arg)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule();
+	order_log[__atomic_fetch_add(&order_n, 1, __ATOMIC_SEQ_CST)] =
+		(int)(long)arg;
+	return 0;
+}
+
+/* Holds vCPU 1's interrupts off, so its IPI waits and the list fills. */
+static int blocker(void *arg)
+{
+	(void)arg;
+	local_irq_disable();
+	__atomic_store_n(&blocked, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&release_block, __ATOMIC_ACQUIRE))
+		;
+	local_irq_enable();
+	return 0;
+}
+
+static void batch_queues_in_wake_order(void **state)
+{
+	struct task_struct *t[BATCH], *b;
+	struct pk_sched_stats before, after;
+
+	(void)state;
+	boot_wake_list(0);
+	order_n = 0;
+	blocked = 0;
+	release_block = 0;
+	for (int i = 0; i < BATCH; i++) {
+		t[i] = start_on(logger, (void *)(long)i, 1, NORMAL);
+		get_task_struct(t[i]);
+	}
+	for (int i = 0; i < BATCH; i++)
+		WAIT_FOR(__atomic_load_n(&t[i]->__state, __ATOMIC_ACQUIRE) ==
+			 TASK_INTERRUPTIBLE);
+	b = start_on(blocker, NULL, 1, NORMAL);
+	WAIT_FOR(__atomic_load_n(&blocked, __ATOMIC_ACQUIRE));
+	before = pk_sched_cpu_stats(1);
+	for (int i = 0; i < BATCH; i++)
+		assert_int_equal(wake_up_process(t[i]), 1);
+	/* Nothing ran yet: they wait on the list for vCPU 1's interrupts. */
+	assert_int_equal(__atomic_load_n(&order_n, __ATOMIC_ACQUIRE), 0);
+	__atomic_store_n(&release_block, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(b), 0);
+	for (int i = 0; i < BATCH; i++) {
+		assert_int_equal(kthread_stop(t[i]), 0);
+		put_task_struct(t[i]);
+	}
+	after = pk_sched_cpu_stats(1);
+	assert_int_equal(order_n, BATCH);
+	for (int i = 0; i < BATCH; i++)
+		assert_int_equal(order_log[i], i);
+	/* One kick carried the four. */
+	assert_int_equal(after.wake_batches - before.wake_batches, 1);
+	assert_int_equal(after.wake_list_tasks - before.wake_list_tasks, BATCH);
+}
+
+/* ---- off means off ---- */
+
+static DECLARE_WAIT_QUEUE_HEAD(pp_wq);
+static int pp_turn;
+
+static int pinger(void *arg)
+{
+	int me = (int)(long)arg;
+
+	for (int i = 0; i < 500; i++) {
+		wait_event(pp_wq,
+			   __atomic_load_n(&pp_turn, __ATOMIC_ACQUIRE) == me);
+		__atomic_store_n(&pp_turn, !me, __ATOMIC_RELEASE);
+		wake_up(&pp_wq);
+	}
+	return 0;
+}
+
+/* wake_list = -1: remote wake-ups lock the other runqueue and still land;
+ * the list stays unused. */
+static void wake_list_off_is_unused(void **state)
+{
+	struct task_struct *a, *b;
+
+	(void)state;
+	boot_wake_list(-1);
+	pp_turn = 0;
+	a = start_on(pinger, (void *)0L, 0, NORMAL);
+	b = start_on(pinger, (void *)1L, 1, NORMAL);
+	get_task_struct(a);
+	get_task_struct(b);
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+	put_task_struct(a);
+	put_task_struct(b);
+	for (int cpu = 0; cpu < 2; cpu++)
+		assert_int_equal(pk_sched_cpu_stats(cpu).wake_list_tasks, 0);
+}
+
+static int wl_teardown(void **state)
+{
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&release_block, 1, __ATOMIC_RELEASE);
+	return machine_teardown(state);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, capture_setup, wl_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(flood_loses_no_wakeup),
+		T(batch_queues_in_wake_order),
+		T(wake_list_off_is_unused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
