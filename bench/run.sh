@@ -322,7 +322,7 @@ scale_bin=$build/bench/bench_scale
 scale_out=$build/bench-scale.txt
 bench_need "$scale_bin"
 {
-	bench_header "libpreempt scaling: bench_scale" "$build" "$libdebug"
+	bench_header "libpreempt scaling: bench_scale" "$build" OFF
 	echo
 	"$scale_bin" "${BENCH_SCALE_MS:-500}"
 } 2>&1 | tee "$scale_out"
