@@ -50,39 +50,10 @@ static int checks(unsigned long seed)
 	return bad;
 }
 
-static int runner(void *arg)
-{
-	return checks((unsigned long)arg) ? -1 : 0;
-}
-
-static atomic_t irq_result = ATOMIC_INIT(-100);
-
-static irqreturn_t handler(int irq, void *dev)
-{
-	(void)irq;
-	(void)dev;
-	atomic_set(&irq_result, checks(7));
-	return IRQ_HANDLED;
-}
-
 static void counts(void **state)
 {
-	struct task_struct *a, *b;
-
 	(void)state;
-	check_boot(2);
-	a = kthread_run(runner, (void *)1UL, "hweight-a");
-	b = kthread_run(runner, (void *)2UL, "hweight-b");
-	assert_int_equal(
-		request_irq(8, handler, IRQF_NO_THREAD, "hweight", NULL), 0);
-	assert_int_equal(irq_raise(8, pk_vcpu_irq_cpu(1)), 0);
-	assert_int_equal(kthread_stop(a), 0);
-	assert_int_equal(kthread_stop(b), 0);
-	for (int i = 0; i < 5000 && atomic_read(&irq_result) == -100; i++)
-		usleep(1000);
-	free_irq(8, NULL);
-	machine_shutdown();
-	assert_int_equal(atomic_read(&irq_result), 0);
+	check_in_every_context(checks, 7);
 }
 
 int main(void)
