@@ -69,7 +69,10 @@ target_compile_options(preempt_kernel_flags INTERFACE
   # Kernel style: unused parameters, signed/unsigned comparisons and
   # fields left out of initializers are everywhere in kernel code.
   -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
-  -Wno-pointer-sign)
+  -Wno-pointer-sign
+  # Kbuild turns this one off by default (W=2 brings it back): gcc's
+  # flow analysis gives false alarms on kernel code.
+  -Wno-maybe-uninitialized)
 
 file(GLOB PREEMPT_KERNEL_SOURCES CONFIGURE_DEPENDS src/kernel/*.c)
 # A normal archive of separate objects: a program that brings its own

@@ -18,7 +18,7 @@ foreach(flavour "" "-rt")
 Description: Kernel code on libpreempt: the linux/ include tree and the kernel API
 Version: ${VERSION}
 Requires.private: libdw
-Cflags: -nostdinc -isystem${CC_INCLUDE} -isystem${SYSINC} -I${KINC} -I${GENINC} -I${INC} -include linux/kconfig.h -include linux/compiler_types.h ${defs} -fno-strict-aliasing -fno-common -fno-delete-null-pointer-checks -fno-strict-overflow -Wno-pointer-sign
+Cflags: -nostdinc -isystem${CC_INCLUDE} -isystem${SYSINC} -I${KINC} -I${GENINC} -I${INC} -include linux/kconfig.h -include linux/compiler_types.h ${defs} -fno-strict-aliasing -fno-common -fno-delete-null-pointer-checks -fno-strict-overflow -Wno-pointer-sign -Wno-maybe-uninitialized
 Libs: -L${LIBDIR} -lpreempt-kernel${flavour} -lpreempt -lpthread
 ")
 endforeach()
