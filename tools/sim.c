@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -187,7 +188,32 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 	return -1;
 }
 
-static bool start_run(struct run *r, char **argv, const char *spec)
+/*
+ * A simulated run uses one host CPU at a time (src/port/sim.c pins its
+ * threads to the CPU it starts on): job @slot starts on the slot-th CPU
+ * it may use, so parallel jobs do not share one.
+ */
+static void pin_job(int slot)
+{
+	cpu_set_t set, one;
+	int n, k = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	n = CPU_COUNT(&set);
+	if (n <= 0)
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set) || k++ != slot % n)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		return;
+	}
+}
+
+static bool start_run(struct run *r, int slot, char **argv, const char *spec)
 {
 	int fd = memfd_create("preempt-sim", 0);
 
@@ -204,6 +230,7 @@ static bool start_run(struct run *r, char **argv, const char *spec)
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		setenv("PREEMPT_SIM", spec, 1);
+		pin_job(slot);
 		execvp(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -311,7 +338,7 @@ static void run_one(const struct sim_opts *o, const char *spec,
 	struct run r = {0};
 	int which;
 
-	if (!start_run(&r, o->argv, spec)) {
+	if (!start_run(&r, 0, o->argv, spec)) {
 		*out = (struct outcome){.status = -1};
 		return;
 	}
@@ -471,7 +498,7 @@ static int run_seeds(const struct sim_opts *o)
 			if (slot < 0)
 				break;
 			spec_of(spec, sizeof(spec), next, o->strategy, -1);
-			if (!start_run(&runs[slot], o->argv, spec))
+			if (!start_run(&runs[slot], slot, o->argv, spec))
 				return cli_usage_error("sim", "fork: %s",
 						       strerror(errno));
 			next++;

@@ -113,7 +113,11 @@ static struct {
 	long long timer_min;
 	struct ring_ev ring[SIM_RING];
 	unsigned long nring;
-} sim = {.limit = -1};
+	/* The one host CPU the participants share, and main's mask before. */
+	int cpu;
+	cpu_set_t main_mask;
+	bool main_mask_saved;
+} sim = {.limit = -1, .cpu = -1};
 
 static struct part parts[PK_SIM_MAX_PARTS];
 
@@ -600,9 +604,26 @@ void pk_sim_add(int id, const char *name)
 	trace_ev("M", id, parts[id].name, NULL);
 }
 
+/*
+ * Only the baton's holder runs, so the participants share one host CPU:
+ * a hand-over is then a switch on that CPU, not a wake-up of an idle one
+ * (1.2 M against 0.3 M decisions/s in bench_sim on an idle 2-CPU host).
+ */
+static void pin_to_sim_cpu(void)
+{
+	cpu_set_t one;
+
+	if (sim.cpu < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(sim.cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
 void pk_sim_join(int id)
 {
 	self_id = id;
+	pin_to_sim_cpu();
 	wait_turn(id);
 }
 
@@ -625,6 +646,10 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 	sim.ran = 1;
 	memset(parts, 0, sizeof(parts));
 	sim.nparts = 0;
+	sim.main_mask_saved = !sched_getaffinity(0, sizeof(sim.main_mask),
+						  &sim.main_mask);
+	sim.cpu = sched_getcpu();
+	pin_to_sim_cpu();
 	initial_pct();
 	trace_open();
 	pk_sim_add(0, "main");
@@ -644,6 +669,10 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 void pk_sim_stop(void)
 {
 	__atomic_store_n(&pk_sim_on, 0, __ATOMIC_SEQ_CST);
+	if (sim.main_mask_saved)
+		sched_setaffinity(0, sizeof(sim.main_mask), &sim.main_mask);
+	sim.main_mask_saved = false;
+	sim.cpu = -1;
 }
 
 /* ---- virtual time and timers ---- */

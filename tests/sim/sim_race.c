@@ -6,8 +6,11 @@
  * exit 1: lost.  With "sleep" as argument, a task first sleeps 1000 jiffies
  * (virtual time) and the program prints how long that took by ktime_get().
  * With "usleep", main sleeps on the host's clock once (nondeterminism the
- * simulation notes).
+ * simulation notes).  With "affinity", it prints how many host CPUs main
+ * may use before boot, in the run and after shutdown.
  */
+#define _GNU_SOURCE /* sched_getaffinity() */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,15 +65,26 @@ static int sleeper(void *arg)
 	return 0;
 }
 
+/* Host CPUs this thread may run on. */
+static int nr_allowed(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+}
+
 int main(int argc, char **argv)
 {
 	struct machine_config cfg = {.nr_cpus = 2, .model = -1};
 	bool sleep = argc > 1 && !strcmp(argv[1], "sleep");
 	struct task_struct *t[2];
+	bool affinity = argc > 1 && !strcmp(argv[1], "affinity");
+	int cpus_before = nr_allowed(), cpus_during;
 	ktime_t start;
 
 	if (machine_boot(&cfg))
 		return 3;
+	cpus_during = nr_allowed();
 	start = ktime_get();
 	if (argc > 1 && !strcmp(argv[1], "usleep"))
 		usleep(100);
@@ -86,6 +100,9 @@ int main(int argc, char **argv)
 			kthread_stop(t[i]);
 	}
 	machine_shutdown();
+	if (affinity)
+		printf("host cpus: before %d during %d after %d\n", cpus_before,
+		       cpus_during, nr_allowed());
 	printf("counter %d of %d\n", counter, sleep ? 0 : 2 * ROUNDS);
 	return counter == (sleep ? 0 : 2 * ROUNDS) ? 0 : 1;
 }

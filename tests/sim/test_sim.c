@@ -221,6 +221,28 @@ static void time_is_virtual(void **state)
 	assert_true(slept < 1100000);
 }
 
+/*
+ * Only the baton's holder runs, so a simulated run keeps its threads on
+ * one host CPU, and main gets its own CPUs back at shutdown.
+ */
+static void run_shares_one_host_cpu(void **state)
+{
+	struct result *r = res();
+	char *argv[] = {(char *)SIM_RACE, (char *)"affinity", NULL};
+	int before = 0, during = 0, after = 0;
+	const char *p;
+
+	(void)state;
+	run("3", argv, r);
+	p = strstr(r->out, "host cpus: ");
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "host cpus: before %d during %d after %d",
+				&before, &during, &after),
+			 3);
+	assert_int_equal(during, 1);
+	assert_int_equal(after, before);
+}
+
 static void host_sleep_is_noted_as_nondeterminism(void **state)
 {
 	struct result *r = res();
@@ -446,6 +468,7 @@ int main(void)
 		cmocka_unit_test(fixed_race_passes_every_seed),
 		cmocka_unit_test(deadlock_is_reported),
 		cmocka_unit_test(time_is_virtual),
+		cmocka_unit_test(run_shares_one_host_cpu),
 		cmocka_unit_test(host_sleep_is_noted_as_nondeterminism),
 		cmocka_unit_test(strategies_replay_too),
 		cmocka_unit_test(malformed_spec_is_a_usage_error),
