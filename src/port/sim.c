@@ -646,8 +646,8 @@ void pk_sim_start(const struct pk_sim_ops *ops)
 	sim.ran = 1;
 	memset(parts, 0, sizeof(parts));
 	sim.nparts = 0;
-	sim.main_mask_saved = !sched_getaffinity(0, sizeof(sim.main_mask),
-						  &sim.main_mask);
+	sim.main_mask_saved =
+		!sched_getaffinity(0, sizeof(sim.main_mask), &sim.main_mask);
 	sim.cpu = sched_getcpu();
 	pin_to_sim_cpu();
 	initial_pct();
