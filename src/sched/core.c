@@ -556,9 +556,24 @@ void schedule(void)
 		worker_running(p);
 }
 
+/*
+ * The idle task is never preempted: it leaves through its own loop, which
+ * restarts the tick and ends RCU's extended quiescent state first (the
+ * kernel's idle task runs with preemption disabled).  Preempted at an
+ * enabling edge inside idle_sleep(), a vCPU would run a task with its
+ * tick stopped (no time slices: a queued task starves) and RCU told it is
+ * idle.
+ */
+static bool running_idle(void)
+{
+	return pk_current == pk_this_rq->idle;
+}
+
 /* A reschedule from a preemption point of kind @kind. */
 static void preempt_schedule_common(enum pk_resched_kind kind)
 {
+	if (pk_this_rq && running_idle())
+		return; /* need-resched stays set: the idle loop sees it */
 	count_resched(kind);
 	if (!pk_this_rq) {
 		clear_preempt_need_resched();

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <preempt/delay.h>
+#include <preempt/interrupt.h>
 #include <preempt/rcupdate.h>
 #include <preempt/timer.h>
 #include <preempt/wait.h>
@@ -276,6 +277,86 @@ static void remote_wakes_land(void **state)
 	assert_int_equal(kthread_stop(b), 0);
 }
 
+/*
+ * The idle task is never preempted: it leaves through its own loop, which
+ * restarts the tick and ends RCU's idle state (preempted inside its sleep
+ * path, vCPU 1 once ran a task with its tick stopped, and a second task
+ * queued there starved).  To run code as vCPU 1's idle task, a handler
+ * there makes a report, deferred from signal context, and the idle loop
+ * flushes it through the report hook: the hook wakes a task onto vCPU 1,
+ * which sets need-resched, and the flush's preempt_enable() is then a
+ * preemption point of the full model, for any task but idle.  The woken
+ * task must come in through the idle loop's schedule(), which no
+ * preemption counter counts.
+ */
+#define IDLE_LINE 9
+
+static struct task_struct *idle_wakee;
+static struct pk_sched_stats idle_hook_stats;
+static int idle_hook_fired, wakee_preempted_in;
+
+static bool idle_hook(const struct pk_report *report, void *arg)
+{
+	(void)report;
+	(void)arg;
+	if (!(current->flags & PF_IDLE) || smp_processor_id() != 1 ||
+	    __atomic_load_n(&idle_hook_fired, __ATOMIC_ACQUIRE))
+		return true;
+	idle_hook_stats = pk_sched_cpu_stats(1);
+	wake_up_process(idle_wakee);
+	__atomic_store_n(&idle_hook_fired, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+static int idle_wakee_fn(void *arg)
+{
+	struct pk_sched_stats now = pk_sched_cpu_stats(1);
+
+	(void)arg;
+	wakee_preempted_in =
+		now.resched[PK_RESCHED_PREEMPT_ENABLE] !=
+			idle_hook_stats.resched[PK_RESCHED_PREEMPT_ENABLE] ||
+		now.resched[PK_RESCHED_IRQ_RETURN] !=
+			idle_hook_stats.resched[PK_RESCHED_IRQ_RETURN];
+	return 0;
+}
+
+static irqreturn_t idle_warner(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	WARN(1, "from vCPU 1's idle");
+	return IRQ_HANDLED;
+}
+
+static void idle_is_never_preempted(void **state)
+{
+	(void)state;
+	boot_nohz(2, 0);
+	idle_hook_fired = wakee_preempted_in = 0;
+	idle_wakee = kthread_create(idle_wakee_fn, NULL, "wakee");
+	kthread_bind(idle_wakee, 1);
+	get_task_struct(idle_wakee);
+	pk_set_report_hook(idle_hook, NULL);
+	assert_int_equal(request_irq(IDLE_LINE, idle_warner, 0, "warn", NULL),
+			 0);
+	/* vCPU 0's idle loop may flush a report first: raise until vCPU 1's
+	 * did. */
+	for (int i = 0;
+	     i < 1000 && !__atomic_load_n(&idle_hook_fired, __ATOMIC_ACQUIRE);
+	     i++) {
+		pk_debug_ratelimit_reset();
+		assert_int_equal(irq_raise(IDLE_LINE, pk_vcpu_irq_cpu(1)), 0);
+		usleep(2000);
+	}
+	assert_true(__atomic_load_n(&idle_hook_fired, __ATOMIC_ACQUIRE));
+	assert_int_equal(kthread_stop(idle_wakee), 0);
+	put_task_struct(idle_wakee);
+	assert_false(wakee_preempted_in);
+	free_irq(IDLE_LINE, NULL);
+	pk_set_report_hook(capture_hook, NULL);
+}
+
 /* A failed assert leaves a spinner running: stop it before the shutdown. */
 static int idle_teardown(void **state)
 {
@@ -296,6 +377,7 @@ int main(void)
 		T(synchronize_rcu_with_all_cpus_idle),
 		T(call_rcu_on_a_cpu_that_goes_idle),
 		T(remote_wakes_land),
+		T(idle_is_never_preempted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
