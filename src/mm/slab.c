@@ -180,8 +180,8 @@ static void flush_some(struct kmem_cache *s, struct pk_array_cache *ac,
 #define PK_TC_SLOTS 16
 
 struct pk_thread_cache {
-	int lock; /* raw: its thread, a destroy, the exit flush */
-	struct pk_thread_cache *next, *prev;
+	int lock;	       /* raw: its thread, a destroy, the exit flush */
+	struct list_head node; /* on tc_list */
 	struct kmem_cache *cache[PK_TC_SLOTS];
 	struct pk_array_cache ac[PK_TC_SLOTS];
 };
@@ -189,7 +189,7 @@ struct pk_thread_cache {
 int pk_slab_thread_caches = 1;
 static __thread struct pk_thread_cache *thread_tc;
 static int tc_list_lock;
-static struct pk_thread_cache tc_list = {.next = &tc_list, .prev = &tc_list};
+static LIST_HEAD(tc_list);
 static pthread_key_t tc_key;
 static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
 
@@ -209,8 +209,7 @@ static void tc_exit(void *arg)
 
 	local_irq_save(flags);
 	pk_raw_lock(&tc_list_lock);
-	tc->prev->next = tc->next;
-	tc->next->prev = tc->prev;
+	list_del_init(&tc->node);
 	pk_raw_unlock(&tc_list_lock);
 	pk_raw_lock(&tc->lock);
 	for (int i = 0; i < PK_TC_SLOTS; i++)
@@ -249,10 +248,7 @@ static void tc_create(void)
 	}
 	local_irq_save(flags);
 	pk_raw_lock(&tc_list_lock);
-	tc->next = tc_list.next;
-	tc->prev = &tc_list;
-	tc_list.next->prev = tc;
-	tc_list.next = tc;
+	list_add(&tc->node, &tc_list);
 	pk_raw_unlock(&tc_list_lock);
 	local_irq_restore(flags);
 	thread_tc = tc;
@@ -299,12 +295,13 @@ static void cache_put(struct pk_thread_cache *tc)
 /* @s's objects in every thread's stacks back to the slabs. */
 static void drain_threads(struct kmem_cache *s)
 {
-	struct pk_thread_cache *tc;
+	struct pk_thread_cache *tc, *next;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	pk_raw_lock(&tc_list_lock);
-	for (tc = tc_list.next; tc != &tc_list; tc = tc->next) {
+	list_for_each_entry_safe(tc, next, &tc_list, node)
+	{
 		pk_raw_lock(&tc->lock);
 		for (int i = 0; i < PK_TC_SLOTS; i++)
 			if (tc->cache[i] == s)
