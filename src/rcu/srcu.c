@@ -166,11 +166,10 @@ static int srcu_kthread_fn(void *arg)
 {
 	(void)arg;
 	while (!kthread_should_stop()) {
-		wait_event_timeout(
-			srcu_kthread_wq,
-			kthread_should_stop() ||
-				__atomic_load_n(&pending, __ATOMIC_ACQUIRE),
-			pk_machine_hz() / 10 + 1);
+		/* call_srcu() wakes it: no polling on an idle machine. */
+		wait_event(srcu_kthread_wq,
+			   kthread_should_stop() ||
+				   __atomic_load_n(&pending, __ATOMIC_ACQUIRE));
 		process_pending();
 	}
 	return 0;

@@ -38,6 +38,7 @@
 
 #include <preempt/bug.h>
 #include <preempt/interrupt.h>
+#include <preempt/irq_work.h>
 #include <preempt/mutex.h>
 #include <preempt/rcupdate.h>
 #include <preempt/sched.h>
@@ -794,6 +795,15 @@ static void report_nmi_call_rcu(void)
 		     "is deferred to the grace-period kthread");
 }
 
+/* NMI can wake nobody: its callbacks wake the kthread from hardirq. */
+static void nmi_cbs_wake(struct irq_work *work)
+{
+	(void)work;
+	wake_up(&gp_kthread_wq);
+}
+
+static DEFINE_IRQ_WORK(nmi_cbs_work, nmi_cbs_wake);
+
 static void __call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
 	struct rcu_data *rdp;
@@ -809,6 +819,8 @@ static void __call_rcu(struct rcu_head *head, rcu_callback_t func)
 			&rcu_state.nmi_cbs, &head->next, head, false,
 			__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			;
+		if (pk_rcu_booted())
+			irq_work_queue(&nmi_cbs_work);
 		return;
 	}
 	local_irq_save(flags);
@@ -1221,8 +1233,9 @@ static int rcu_gp_kthread(void *arg)
 {
 	(void)arg;
 	while (!kthread_should_stop()) {
-		wait_event_timeout(gp_kthread_wq, gp_kthread_has_work(),
-				   pk_machine_hz() / 10 + 1);
+		/* Every source of work wakes it: no polling, so an idle
+		 * machine stays idle (the kernel's RCU kthread sleeps too). */
+		wait_event(gp_kthread_wq, gp_kthread_has_work());
 		drain_nmi_cbs();
 		if (gp_needed()) {
 			mutex_lock(&gp_mutex);

@@ -774,6 +774,12 @@ static void call_rcu_from_nmi_is_reported(void **state)
 	assert_int_equal(irq_raise(LINE, pk_vcpu_irq_cpu(0)), 0);
 	while (pk_rcu_stats().nmi_call_rcu == nmi0 && now_ms() < deadline)
 		usleep(100);
+	/* No barrier yet: the NMI's irq_work wakes the kthread, which
+	 * does not poll. */
+	while (!__atomic_load_n(&nmi_cb_ran, __ATOMIC_SEQ_CST) &&
+	       now_ms() < deadline)
+		usleep(100);
+	assert_int_equal(nmi_cb_ran, 1);
 	free_nmi(LINE, &nmi_head);
 	rcu_barrier();
 	pk_report_flush();
