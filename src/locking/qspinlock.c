@@ -166,12 +166,15 @@ static bool steal(raw_spinlock_t *lock)
  * After a bounded spin it clears pending (running vCPUs may steal),
  * marks the held lock SLOW and halts until the unlock wakes it.
  */
-static bool head_lock(raw_spinlock_t *lock, uint64_t tail)
+static bool head_lock(raw_spinlock_t *lock, uint64_t tail, bool pending)
 {
 	for (;;) {
 		uint64_t v, slow;
 
-		__atomic_fetch_or(&lock->val, PK_Q_PENDING, __ATOMIC_RELAXED);
+		if (!pending)
+			__atomic_fetch_or(&lock->val, PK_Q_PENDING,
+					  __ATOMIC_RELAXED);
+		pending = false;
 		for (int spins = 0; spins < PK_Q_SPIN_LIMIT; spins++) {
 			uint16_t lp = (uint16_t)PK_Q_PENDING;
 
@@ -216,16 +219,19 @@ static bool head_lock(raw_spinlock_t *lock, uint64_t tail)
 static void queue_lock(raw_spinlock_t *lock, struct pk_qnode *node)
 {
 	uint64_t tail = (uint64_t)(uintptr_t)node << PK_Q_TAIL_SHIFT;
-	uint64_t v, prev;
+	uint64_t v, prev, new;
 
 	BUG_ON((uintptr_t)node >> (64 - PK_Q_TAIL_SHIFT));
 	node->next = NULL;
 	node->wait = QW_SPINNING;
 	v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&lock->val, &v,
-					    (v & ~PK_Q_TAIL_MASK) | tail, true,
-					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-		;
+	/* First in an empty queue: the head at once, pending set in the same
+	 * update (one atomic operation on the contended line, not two). */
+	do
+		new = (v & ~PK_Q_TAIL_MASK) | tail |
+		      (v & PK_Q_TAIL_MASK ? 0 : PK_Q_PENDING);
+	while (!__atomic_compare_exchange_n(
+		&lock->val, &v, new, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	prev = v & PK_Q_TAIL_MASK;
 	if (prev) {
 		struct pk_qnode *p =
@@ -234,7 +240,7 @@ static void queue_lock(raw_spinlock_t *lock, struct pk_qnode *node)
 		__atomic_store_n(&p->next, node, __ATOMIC_RELEASE);
 		wait_for_grant(node);
 	}
-	if (head_lock(lock, tail))
+	if (head_lock(lock, tail, !prev))
 		grant(wait_for_next(node));
 }
 
