@@ -352,9 +352,11 @@ struct machine_config {
 			      the host (adaptive below it); 0: 200, -1: never
 			      ($PREEMPT_IDLE_POLL_US) */
 	int wake_list;	   /* a wake-up for another vCPU goes on its
-			      lock-free wake list, one IPI per batch: 0 or 1
-			      yes, -1 no: lock its runqueue and enqueue
-			      there ($PREEMPT_WAKE_LIST=0 also says no) */
+			      lock-free wake list (one kick per batch)
+			      instead of locking its runqueue: 0 when it
+			      runs its idle task (the kernel's rule for CPUs
+			      sharing a cache), 1 always, -1 never
+			      ($PREEMPT_WAKE_LIST=1 always, =0 never) */
 	const char *sim;   /* "SEED[,STRATEGY][,limit=N]": a deterministic
 			      simulation (docs/sim.md); NULL: $PREEMPT_SIM */
 };

@@ -846,11 +846,32 @@ static void wait_off_cpu(struct task_struct *p)
  * CPU (one IPI for the batch), and the CPU queues the whole batch under
  * its own lock, with interrupts off.
  */
-static bool wake_list_on = true;
+static int wake_list_mode; /* machine_config.wake_list */
 
-void pk_wake_list_configure(bool on)
+void pk_wake_list_configure(int mode)
 {
-	__atomic_store_n(&wake_list_on, on, __ATOMIC_RELAXED);
+	__atomic_store_n(&wake_list_mode, mode, __ATOMIC_RELAXED);
+}
+
+/*
+ * Does a wake-up for @cpu go on its wake list?  Never for this CPU.  By
+ * default only when @cpu runs its idle task, as the kernel's
+ * ttwu_queue_cond() decides for CPUs that share a cache: an idle CPU
+ * drains the list in its loop, while a busy one would take a signal per
+ * batch where locking its runqueue costs the waker less (bench_idle,
+ * part 3).
+ */
+static bool use_wake_list(int cpu)
+{
+	int mode = __atomic_load_n(&wake_list_mode, __ATOMIC_RELAXED);
+	struct rq *rq;
+
+	if (mode < 0 || (pk_this_rq && cpu == pk_this_rq->cpu))
+		return false;
+	if (mode > 0)
+		return true;
+	rq = pk_cpu_rq(cpu);
+	return __atomic_load_n(&rq->curr, __ATOMIC_RELAXED) == rq->idle;
 }
 
 /* True if the list was empty: the caller owes the kick. */
@@ -975,7 +996,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
-	if (wake_list_on && (!pk_this_rq || cpu != pk_this_rq->cpu)) {
+	if (use_wake_list(cpu)) {
 		bool kick;
 
 		rq = pk_cpu_rq(cpu);

@@ -680,6 +680,16 @@ static bool env_off(const char *name)
 	return v && !strcmp(v, "0");
 }
 
+/* $PREEMPT_WAKE_LIST: 0 never, 1 always, unset the default rule. */
+static int env_wake_list(void)
+{
+	const char *v = getenv("PREEMPT_WAKE_LIST");
+
+	if (!v)
+		return 0;
+	return !strcmp(v, "0") ? -1 : !strcmp(v, "1") ? 1 : 0;
+}
+
 /*
  * A simulated machine (docs/sim.md): main takes the baton, and idle vCPUs
  * never poll (a poll waits for another thread, which cannot run).
@@ -726,9 +736,8 @@ static void configure(const struct machine_config *cfg)
 	pk_idle_configure(cfg && cfg->nohz ? cfg->nohz : nohz,
 			  cfg && cfg->idle_poll_us ? cfg->idle_poll_us
 						   : poll_us);
-	pk_wake_list_configure(cfg && cfg->wake_list
-				       ? cfg->wake_list > 0
-				       : !env_off("PREEMPT_WAKE_LIST"));
+	pk_wake_list_configure(cfg && cfg->wake_list ? cfg->wake_list
+						     : env_wake_list());
 }
 
 static const struct {

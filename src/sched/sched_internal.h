@@ -145,7 +145,7 @@ bool pk_nohz_enabled(void);
 void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
 void pk_idle_configure(int nohz, int idle_poll_us);
-void pk_wake_list_configure(bool on);
+void pk_wake_list_configure(int mode);
 /* Host threads' futex wakes held back while a wait queue's lock is held:
  * start after taking it, stop before letting it go, flush after. */
 #define PK_WAKE_Q_MAX 8

@@ -3,9 +3,9 @@
  * The remote wake list (the kernel's ttwu_queue): a wake-up for another
  * vCPU is pushed on that vCPU's lock-free list and queued there by its
  * IPI or its idle loop.  No wake-up is lost under a flood from a vCPU and
- * a host thread at once, a batch queues in wake order, and with the list
- * off nothing goes through it.  Every wait is for an event; the only
- * deadline is a minute wide.
+ * a host thread at once, a batch queues in wake order, with the list off
+ * nothing goes through it, and by default only idle vCPUs get it.  Every wait
+ * is for an event; the only deadline is a minute wide.
  */
 #define _GNU_SOURCE
 #include <unistd.h>
@@ -41,9 +41,12 @@ static int done;
 /* Keeps vCPU 1 busy, so a wake-up there needs the IPI, not the idle loop;
  * as SCHED_FIFO (lowest) no tick takes the CPU from it either, so no
  * schedule() there queues the wake-ups before the IPI does. */
+static int spinning;
+
 static int spinner(void *arg)
 {
 	(void)arg;
+	__atomic_store_n(&spinning, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
 		;
 	return 0;
@@ -134,7 +137,7 @@ static void flood_loses_no_wakeup(void **state)
 	long until;
 
 	(void)state;
-	boot_wake_list(0);
+	boot_wake_list(1);
 	done = 0;
 	memset(given, 0, sizeof(given));
 	memset(taken, 0, sizeof(taken));
@@ -196,7 +199,7 @@ static void batch_queues_in_wake_order(void **state)
 	struct pk_sched_stats before, after;
 
 	(void)state;
-	boot_wake_list(0);
+	boot_wake_list(1);
 	order_n = 0;
 	blocked = 0;
 	release_block = 0;
@@ -268,6 +271,55 @@ static void wake_list_off_is_unused(void **state)
 		assert_int_equal(pk_sched_cpu_stats(cpu).wake_list_tasks, 0);
 }
 
+/*
+ * By default (wake_list = 0) a wake-up goes on the list only when its
+ * vCPU runs the idle task, the kernel's rule for CPUs that share a cache:
+ * a flood of wake-ups for a busy vCPU's sleepers locks its runqueue, a
+ * ping-pong between two vCPUs (one asleep while the other runs) uses the
+ * list.
+ */
+static void default_lists_only_for_idle(void **state)
+{
+	struct task_struct *spin, *w, *a, *b;
+	unsigned long before;
+
+	(void)state;
+	boot_wake_list(0);
+	done = spinning = 0;
+	memset(given, 0, sizeof(given));
+	memset(taken, 0, sizeof(taken));
+	spin = start_on(spinner, NULL, 1, FIFO_LOW);
+	WAIT_FOR(__atomic_load_n(&spinning, __ATOMIC_ACQUIRE));
+	/* vCPU 1 is busy from now on: no wake-up for it takes the list. */
+	before = pk_sched_cpu_stats(1).wake_list_tasks;
+	for (int i = 0; i < SLEEPERS; i++) {
+		sleeper[i] = start_on(token_sleeper, (void *)(long)i, 1, FIFO);
+		get_task_struct(sleeper[i]);
+	}
+	w = start_on(flooder, NULL, 0, FIFO);
+	WAIT_FOR(all_taken() == SLEEPERS * TOKENS);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(w), 0);
+	for (int i = 0; i < SLEEPERS; i++) {
+		assert_int_equal(kthread_stop(sleeper[i]), 0);
+		put_task_struct(sleeper[i]);
+	}
+	assert_int_equal(pk_sched_cpu_stats(1).wake_list_tasks, before);
+	assert_int_equal(kthread_stop(spin), 0);
+
+	before = pk_sched_cpu_stats(1).wake_list_tasks;
+	pp_turn = 0;
+	a = start_on(pinger, (void *)0L, 0, NORMAL);
+	b = start_on(pinger, (void *)1L, 1, NORMAL);
+	get_task_struct(a);
+	get_task_struct(b);
+	assert_int_equal(kthread_stop(a), 0);
+	assert_int_equal(kthread_stop(b), 0);
+	put_task_struct(a);
+	put_task_struct(b);
+	assert_true(pk_sched_cpu_stats(1).wake_list_tasks > before);
+}
+
 static int wl_teardown(void **state)
 {
 	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
@@ -283,6 +335,7 @@ int main(void)
 		T(flood_loses_no_wakeup),
 		T(batch_queues_in_wake_order),
 		T(wake_list_off_is_unused),
+		T(default_lists_only_for_idle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
