@@ -14,10 +14,24 @@ set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR}
 out=$build/bench-latency.txt
 secs=${BENCH_LAT_S:-5}
+# The part of a run whose host preemptions are counted (1 s after start).
+window=$((secs > 3 ? secs - 2 : 1))
 load=${BENCH_LAT_LOAD:-$(nproc)}
 bench_need "$build/preempt"
 
 # "AVG MAX" (us) of cyclictest's summary line "T: 0 ... Avg: A Max: M".
+# Involuntary context switches of process $1's vcpu/N threads, summed.
+vcpu_preemptions() {
+	local n=0 t v
+	for t in /proc/"$1"/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in vcpu/*) ;; *) continue ;; esac
+		v=$(sed -n 's/^nonvoluntary_ctxt_switches:[[:space:]]*//p' \
+			"$t/status" 2>/dev/null)
+		n=$((n + ${v:-0}))
+	done
+	echo "$n"
+}
+
 avg_max() {
 	sed -n 's/^T: *0 .*Avg: *\([0-9]*\) *Max: *\([0-9]*\).*/\1 \2/p' |
 		tail -n1
@@ -47,11 +61,24 @@ avg_max() {
 	# shellcheck disable=SC2086 # "AVG MAX": two fields
 	printf '%-6s avg %6s us  max %6s us\n' host ${host:-- -}
 	for m in full rt; do
-		r=$("$build/preempt" latency --model "$m" -p 80 -t 1 -i 1000 \
-			--load "$load" -D "${secs}s" -q 2>&1 | tee /dev/stderr |
-			avg_max)
+		tmp=$(mktemp)
+		"$build/preempt" latency --model "$m" -p 80 -t 1 -i 1000 \
+			--load "$load" -D "${secs}s" -q >"$tmp" 2>&1 &
+		pid=$!
+		# How often the host took a CPU from the vCPU threads during
+		# the run (their involuntary context switches): the profile
+		# behind the maxima.
+		sleep 1
+		c0=$(vcpu_preemptions "$pid")
+		sleep "$window"
+		c1=$(vcpu_preemptions "$pid")
+		wait "$pid" || true
+		r=$(tee /dev/stderr <"$tmp" | avg_max)
+		rm -f "$tmp"
 		# shellcheck disable=SC2086 # "AVG MAX": two fields
 		printf '%-6s avg %6s us  max %6s us\n' "$m" ${r:-- -}
+		echo "       vCPU threads preempted by the host: $((c1 - c0))" \
+			"times in $window s (involuntary context switches)"
 		# shellcheck disable=SC2086 # "AVG MAX" split on purpose
 		set -- ${host:-0 0} ${r:-0 0}
 		awk -v m="$m" -v ha="$1" -v hm="$2" -v a="$3" -v x="$4" '
