@@ -234,14 +234,34 @@ static void *host_sleeper(void *arg)
 	return NULL;
 }
 
+/* Pins @t to host CPU @cpu (modulo the CPUs there are). */
+static void pin(pthread_t t, int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &one);
+	pthread_setaffinity_np(t, sizeof(one), &one);
+}
+
+/*
+ * The sleeper pinned to CPU 1 and the waker to CPU 0, as the vCPUs are:
+ * left to itself the host may run the woken thread on the waker's CPU,
+ * which is no wake-up of another CPU.
+ */
 static long futex_p50(long gap_ns, int n)
 {
+	cpu_set_t mask;
 	pthread_t t;
+	long p50;
 
 	nr_samples = 0;
 	want_samples = n;
 	done = 0;
+	pthread_getaffinity_np(pthread_self(), sizeof(mask), &mask);
+	pin(pthread_self(), 0);
 	pthread_create(&t, NULL, host_sleeper, NULL);
+	pin(t, 1);
 	while (nr_samples < want_samples) {
 		long until;
 
@@ -260,8 +280,10 @@ static long futex_p50(long gap_ns, int n)
 	__atomic_add_fetch(&fword, 1, __ATOMIC_SEQ_CST);
 	syscall(SYS_futex, &fword, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	pthread_join(t, NULL);
+	pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask);
 	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
-	return nr_samples ? samples[nr_samples / 2] : -1;
+	p50 = nr_samples ? samples[nr_samples / 2] : -1;
+	return p50;
 }
 
 /* Ping-pong: two tasks on two vCPUs wake each other, @ms long. */
@@ -335,8 +357,10 @@ static void part2(long ms, int n)
 	same = wake_p50(0, 0, 20000, n, &st);
 	remote_poll = wake_p50(1, 0, 20000, n, &st);
 	printf("remote, polling:  %lu of %lu idle entries ended while "
-	       "polling, %.1f ms polled\n",
-	       st.poll_hits, st.idle_polls, (double)st.poll_ns / 1e6);
+	       "polling, %.1f ms polled, polling stopped %lu times for host "
+	       "steal, %lu switches\n",
+	       st.poll_hits, st.idle_polls, (double)st.poll_ns / 1e6,
+	       st.poll_steals, st.nr_switches);
 	remote_nopoll = wake_p50(1, -1, 20000, n, &st);
 	remote_long = wake_p50(1, 0, 2000000, n / 20, &st);
 	futex = futex_p50(20000, n);
@@ -527,15 +551,15 @@ static long host_signal_p50(int n)
 	struct sigaction sa = {.sa_handler = sig_handler};
 	volatile pid_t tid = 0;
 	pthread_t t;
-	cpu_set_t one;
+	cpu_set_t mask;
 	int got = 0;
 
 	sigaction(SIGUSR2, &sa, NULL);
 	sig_stop = 0;
+	pthread_getaffinity_np(pthread_self(), sizeof(mask), &mask);
+	pin(pthread_self(), 0);
 	pthread_create(&t, NULL, sig_spinner, (void *)&tid);
-	CPU_ZERO(&one);
-	CPU_SET(1 % (int)sysconf(_SC_NPROCESSORS_ONLN), &one);
-	pthread_setaffinity_np(t, sizeof(one), &one);
+	pin(t, 1);
 	while (!tid)
 		usleep(100);
 	for (int i = 0; i < n && i < MAX_SAMPLES; i++) {
@@ -555,6 +579,7 @@ static long host_signal_p50(int n)
 	}
 	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
+	pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask);
 	qsort(lat, (size_t)got, sizeof(long), cmp_long);
 	return got ? lat[got / 2] : -1;
 }
