@@ -40,6 +40,10 @@ extern const struct pk_exitcall *const __start_pk_exitcalls[]
 	__attribute__((weak));
 extern const struct pk_exitcall *const __stop_pk_exitcalls[]
 	__attribute__((weak));
+extern const struct obs_kernel_param *const __start_pk_setups[]
+	__attribute__((weak));
+extern const struct obs_kernel_param *const __stop_pk_setups[]
+	__attribute__((weak));
 extern const struct kernel_param *const __start_pk_params[]
 	__attribute__((weak));
 extern const struct kernel_param *const __stop_pk_params[]
@@ -176,9 +180,68 @@ int pk_parse_args(const char *doing, char *args,
 	return first;
 }
 
+/* The first @n characters of @a and @b, '-' and '_' the same. */
+static bool param_eqn(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char ca = a[i] == '-' ? '_' : a[i],
+		     cb = b[i] == '-' ? '_' : b[i];
+
+		if (ca != cb)
+			return false;
+		if (!ca)
+			return true;
+	}
+	return true;
+}
+
+#define FOR_EACH_SETUP(p)                                                      \
+	for (const struct obs_kernel_param *const *p = __start_pk_setups;      \
+	     p < __stop_pk_setups; p++)
+
+/* early_param(): the option's exact name; its handler says 0 if well formed. */
+static int do_early_param(char *param, char *val, const char *doing, void *arg)
+{
+	(void)doing;
+	(void)arg;
+	FOR_EACH_SETUP(p)
+	{
+		if ((*p)->early && param_eq(param, (*p)->str) &&
+		    (*p)->setup_func(val))
+			pr_warn("Malformed early option '%s'\n", param);
+	}
+	return 0;
+}
+
+/*
+ * __setup(): @line ("name" or "name=value") to the handlers whose string
+ * it starts with, until one takes it (the kernel's obsolete_checksetup()).
+ * An early_param() of that name has had it already.
+ */
+static bool checksetup(char *line)
+{
+	bool had_early = false;
+
+	FOR_EACH_SETUP(p)
+	{
+		size_t n = strlen((*p)->str);
+
+		if (!param_eqn(line, (*p)->str, n))
+			continue;
+		if ((*p)->early) {
+			if (line[n] == '\0' || line[n] == '=')
+				had_early = true;
+		} else if ((*p)->setup_func(line + n)) {
+			return true;
+		}
+	}
+	return had_early;
+}
+
 /* Command-line options that are not module parameters. */
 static int unknown_param(char *param, char *val, const char *doing, void *arg)
 {
+	char line[1024];
 	int level;
 
 	(void)doing;
@@ -187,6 +250,9 @@ static int unknown_param(char *param, char *val, const char *doing, void *arg)
 		console_loglevel = level;
 		return 0;
 	}
+	if (snprintf(line, sizeof(line), "%s%s%s", param, val ? "=" : "",
+		     val ? val : "") < (int)sizeof(line))
+		checksetup(line);
 	return 0; /* the kernel hands the rest to init: ignored here */
 }
 
@@ -197,6 +263,11 @@ static void parse_cmdline(void)
 
 	if (!env || !*env)
 		return;
+	args = strdup(env);
+	if (args && SECTION_LEN(__start_pk_setups, __stop_pk_setups))
+		pk_parse_args("early options", args, NULL, 0, do_early_param,
+			      NULL);
+	free(args);
 	args = strdup(env);
 	if (!args)
 		return;
@@ -370,6 +441,20 @@ static int param_set_charp(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 const struct kernel_param_ops param_ops_charp = {.set = param_set_charp};
+
+int param_set_copystring(const char *val, const struct kernel_param *kp)
+{
+	const struct kparam_string *kps = kp->str;
+
+	if (strlen(val) + 1 > kps->maxlen) {
+		pr_err("%s: string doesn't fit in %u chars.\n", kp->name,
+		       kps->maxlen - 1);
+		return -ENOSPC;
+	}
+	strcpy(kps->string, val);
+	return 0;
+}
+const struct kernel_param_ops param_ops_string = {.set = param_set_copystring};
 
 int param_get_int(char *buffer, const struct kernel_param *kp)
 {

@@ -270,6 +270,15 @@ static inline bool cpumask_available(cpumask_var_t mask)
 		if (cpumask_test_cpu((cpu), (b)))                              \
 			continue;                                              \
 		else
+/* Each CPU of @mask once, from @start up, then from 0 up to @start. */
+#define for_each_cpu_wrap(cpu, mask, start)                                    \
+	for (unsigned int __pk_wrap_i = 0;                                     \
+	     __pk_wrap_i < nr_cpu_ids &&                                       \
+	     ((cpu) = ((start) + __pk_wrap_i) % nr_cpu_ids, 1);                \
+	     __pk_wrap_i++)                                                    \
+		if (!cpumask_test_cpu((cpu), (mask)))                          \
+			continue;                                              \
+		else
 #define for_each_possible_cpu(cpu) for_each_cpu((cpu), cpu_possible_mask)
 #define for_each_online_cpu(cpu) for_each_cpu((cpu), cpu_online_mask)
 #define for_each_present_cpu(cpu) for_each_cpu((cpu), cpu_present_mask)

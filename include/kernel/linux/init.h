@@ -73,7 +73,34 @@ extern const char pk_kernel_initcalls[];
 			&__PASTE(__pk_exitcall_, id)
 #define __exitcall(fn) ___pk_define_exitcall(fn, __COUNTER__)
 
-#define __setup(str, fn) _Static_assert(1, "__setup")
-#define early_param(str, fn) _Static_assert(1, "early_param")
+/*
+ * __setup(str, fn) and early_param(str, fn): handlers for options of the
+ * kernel-style command line ($PREEMPT_CMDLINE) that are no module
+ * parameters, as the kernel's.  Boot runs the early_param() handlers
+ * first (an option named exactly @str; @fn gets its value, NULL without
+ * "=", and returns 0, or the option is reported malformed), then sets the
+ * module parameters, then offers every other option to the __setup()
+ * handlers: @str is a prefix ("foo=" or "nofoo"), @fn gets the rest of the
+ * option after it and returns 1 when it took the option (0: the next
+ * handler of a matching prefix is asked).  All before the initcalls.
+ */
+struct obs_kernel_param {
+	const char *str;
+	int (*setup_func)(char *);
+	int early;
+};
+
+#define ___pk_setup_param(str_, fn, early_, id)                                \
+	static const struct obs_kernel_param __PASTE(__pk_setup_,              \
+						     id) = {str_, fn, early_}; \
+	static const struct obs_kernel_param *const __PASTE(__pk_setup_p_, id) \
+		__attribute__((__section__("pk_setups"), __used__)) =          \
+			&__PASTE(__pk_setup_, id);                             \
+	static const char *const __PASTE(__pk_setup_ref_, id) __used =         \
+		pk_kernel_initcalls
+#define __setup_param(str, unique_id, fn, early)                               \
+	___pk_setup_param(str, fn, early, __COUNTER__)
+#define __setup(str, fn) __setup_param(str, fn, fn, 0)
+#define early_param(str, fn) __setup_param(str, fn, fn, 1)
 
 #endif /* _LINUX_INIT_H */

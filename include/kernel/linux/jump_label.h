@@ -50,6 +50,17 @@ struct static_key_false {
 #define DEFINE_STATIC_KEY_FALSE_RO(name) DEFINE_STATIC_KEY_FALSE(name)
 #define DECLARE_STATIC_KEY_TRUE(name) extern struct static_key_true name
 #define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
+/* A key true when Kconfig symbol @cfg is set, false otherwise. */
+#define __PK_STATIC_KEY_MAYBE_1(name) DEFINE_STATIC_KEY_TRUE(name)
+#define __PK_STATIC_KEY_MAYBE_0(name) DEFINE_STATIC_KEY_FALSE(name)
+#define __PK_DECLARE_KEY_MAYBE_1(name) DECLARE_STATIC_KEY_TRUE(name)
+#define __PK_DECLARE_KEY_MAYBE_0(name) DECLARE_STATIC_KEY_FALSE(name)
+#define __pk_key_maybe(what, set, name) __pk_key_maybe_(what, set, name)
+#define __pk_key_maybe_(what, set, name) what##set(name)
+#define DEFINE_STATIC_KEY_MAYBE(cfg, name)                                     \
+	__pk_key_maybe(__PK_STATIC_KEY_MAYBE_, IS_BUILTIN(cfg), name)
+#define DECLARE_STATIC_KEY_MAYBE(cfg, name)                                    \
+	__pk_key_maybe(__PK_DECLARE_KEY_MAYBE_, IS_BUILTIN(cfg), name)
 #define DEFINE_STATIC_KEY_ARRAY_FALSE(name, count)                             \
 	struct static_key_false name[count] = {                                \
 		[0 ...(count) - 1] = {.key = STATIC_KEY_INIT_FALSE}}
@@ -62,6 +73,10 @@ static __always_inline bool static_key_enabled_raw(const struct static_key *k)
 #define static_key_count(x) atomic_read(&(x)->enabled)
 #define static_branch_likely(x) likely(static_key_enabled(x))
 #define static_branch_unlikely(x) unlikely(static_key_enabled(x))
+/* Likely when Kconfig symbol @config is set (the key's default then). */
+#define static_branch_maybe(config, x)                                         \
+	(IS_ENABLED(config) ? static_branch_likely(x)                          \
+			    : static_branch_unlikely(x))
 #define static_key_false(x) unlikely(static_key_enabled_raw(x))
 #define static_key_true(x) likely(static_key_enabled_raw(x))
 

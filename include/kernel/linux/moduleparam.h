@@ -36,12 +36,17 @@ struct kparam_array {
 	const struct kernel_param_ops *ops;
 	void *elem;
 };
+struct kparam_string {
+	unsigned int maxlen;
+	char *string;
+};
 struct kernel_param {
 	const char *name;
 	const struct kernel_param_ops *ops;
 	unsigned short perm;
 	union {
 		void *arg;
+		const struct kparam_string *str;
 		const struct kparam_array *arr;
 	};
 };
@@ -81,6 +86,13 @@ extern const char pk_kernel_params[];
 	__module_param_call(MODULE_PARAM_PREFIX, name, &param_array_ops,       \
 			    &__PASTE(__pk_param_arr_, name), perm,             \
 			    __COUNTER__)
+/* A string copied into char @string[@len]; too long is refused. */
+#define module_param_string(name, string, len, perm)                           \
+	static const struct kparam_string __PASTE(__pk_param_str_,             \
+						  name) = {(len), (string)};   \
+	__module_param_call(MODULE_PARAM_PREFIX, name, &param_ops_string,      \
+			    &__PASTE(__pk_param_str_, name), perm,             \
+			    __COUNTER__)
 #define module_param_array(name, type, nump, perm)                             \
 	module_param_array_named(name, name, type, nump, perm)
 #define module_param_hw_named(name, value, type, hwtype, perm)                 \
@@ -97,7 +109,8 @@ extern const char pk_kernel_params[];
 extern const struct kernel_param_ops param_ops_byte, param_ops_short,
 	param_ops_ushort, param_ops_int, param_ops_uint, param_ops_long,
 	param_ops_ulong, param_ops_ullong, param_ops_hexint, param_ops_charp,
-	param_ops_bool, param_ops_invbool, param_array_ops;
+	param_ops_bool, param_ops_invbool, param_array_ops, param_ops_string;
+int param_set_copystring(const char *val, const struct kernel_param *kp);
 int param_set_int(const char *val, const struct kernel_param *kp);
 int param_set_uint(const char *val, const struct kernel_param *kp);
 int param_set_bool(const char *val, const struct kernel_param *kp);
