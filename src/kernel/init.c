@@ -195,19 +195,20 @@ static bool param_eqn(const char *a, const char *b, size_t n)
 	return true;
 }
 
-#define FOR_EACH_SETUP(p)                                                      \
-	for (const struct obs_kernel_param *const *p = __start_pk_setups;      \
-	     p < __stop_pk_setups; p++)
+static unsigned long nr_setups(void)
+{
+	return SECTION_LEN(__start_pk_setups, __stop_pk_setups);
+}
 
 /* early_param(): the option's exact name; its handler says 0 if well formed. */
 static int do_early_param(char *param, char *val, const char *doing, void *arg)
 {
 	(void)doing;
 	(void)arg;
-	FOR_EACH_SETUP(p)
-	{
-		if ((*p)->early && param_eq(param, (*p)->str) &&
-		    (*p)->setup_func(val))
+	for (unsigned long i = 0; i < nr_setups(); i++) {
+		const struct obs_kernel_param *p = __start_pk_setups[i];
+
+		if (p->early && param_eq(param, p->str) && p->setup_func(val))
 			pr_warn("Malformed early option '%s'\n", param);
 	}
 	return 0;
@@ -222,16 +223,16 @@ static bool checksetup(char *line)
 {
 	bool had_early = false;
 
-	FOR_EACH_SETUP(p)
-	{
-		size_t n = strlen((*p)->str);
+	for (unsigned long i = 0; i < nr_setups(); i++) {
+		const struct obs_kernel_param *p = __start_pk_setups[i];
+		size_t n = strlen(p->str);
 
-		if (!param_eqn(line, (*p)->str, n))
+		if (!param_eqn(line, p->str, n))
 			continue;
-		if ((*p)->early) {
+		if (p->early) {
 			if (line[n] == '\0' || line[n] == '=')
 				had_early = true;
-		} else if ((*p)->setup_func(line + n)) {
+		} else if (p->setup_func(line + n)) {
 			return true;
 		}
 	}
@@ -264,7 +265,7 @@ static void parse_cmdline(void)
 	if (!env || !*env)
 		return;
 	args = strdup(env);
-	if (args && SECTION_LEN(__start_pk_setups, __stop_pk_setups))
+	if (args && nr_setups())
 		pk_parse_args("early options", args, NULL, 0, do_early_param,
 			      NULL);
 	free(args);
