@@ -37,7 +37,8 @@ if(PREEMPT_DEBUG)
 #define CONFIG_TRACE_IRQFLAGS 1
 #define CONFIG_DEBUG_SPINLOCK 1
 #define CONFIG_DEBUG_MUTEXES 1
-#define CONFIG_DEBUG_RWSEMS 1")
+#define CONFIG_DEBUG_RWSEMS 1
+#define CONFIG_DEBUG_LIST 1")
 else()
   # -DCONFIG_DEBUG_PREEMPT=0 comes with the library's flags: IS_ENABLED()
   # answers 0; #ifdef would not (docs/kernel.md).

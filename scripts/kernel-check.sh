@@ -17,7 +17,7 @@ lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c li
 lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
 lib/hexdump.c lib/uuid.c lib/refcount.c lib/dec_and_lock.c lib/math/int_sqrt.c lib/math/int_pow.c
 lib/argv_split.c lib/klist.c lib/errseq.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
-lib/hweight.c lib/find_bit.c lib/lockref.c kernel/notifier.c kernel/range.c mm/page_counter.c kernel/rcu/sync.c kernel/irq_work.c kernel/async.c"
+lib/hweight.c lib/find_bit.c lib/lockref.c kernel/notifier.c kernel/range.c mm/page_counter.c kernel/rcu/sync.c kernel/irq_work.c kernel/async.c lib/list_debug.c"
 # Private headers those files include from their own directory.
 headers="lib/kstrtox.h kernel/workqueue_internal.h"
 # check:objects pairs: tests/kernel-check/check_<check>.c links <object>.o
@@ -28,7 +28,8 @@ rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:k
 hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
 int_math:int_sqrt+int_pow argv_split:argv_split klist:klist errseq:errseq crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
 notifier:notifier range:range+sort page_counter:page_counter+cmdline
-rcu_sync:sync irq_work:irq_work async:async hweight:hweight find_bit:find_bit lockref:lockref"
+rcu_sync:sync irq_work:irq_work async:async hweight:hweight find_bit:find_bit lockref:lockref
+list_debug:list_debug"
 
 # The kernel version: $KERNEL_VERSION, by default 6.12 (the one issue 15
 # names; Debian bookworm has it as linux-source-6.12, and 6.1 as

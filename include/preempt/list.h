@@ -23,9 +23,29 @@ static inline void INIT_LIST_HEAD(struct list_head *list)
 	list->prev = list;
 }
 
+/*
+ * Kernel code built with CONFIG_DEBUG_LIST checks every link and unlink
+ * (linux/list.h; the checks are the kernel side's, or lib/list_debug.c's
+ * when a program brings it): a corrupt list is reported and left alone.
+ * The library's own code, which is no kernel code, is not.
+ */
+#if defined(__KERNEL__) && defined(CONFIG_DEBUG_LIST) && CONFIG_DEBUG_LIST
+bool __list_add_valid_or_report(struct list_head *entry, struct list_head *prev,
+				struct list_head *next);
+bool __list_del_entry_valid_or_report(struct list_head *entry);
+#define __pk_list_add_ok(entry, prev, next)                                    \
+	__list_add_valid_or_report(entry, prev, next)
+#define __pk_list_del_ok(entry) __list_del_entry_valid_or_report(entry)
+#else
+#define __pk_list_add_ok(entry, prev, next) true
+#define __pk_list_del_ok(entry) true
+#endif
+
 static inline void __list_link(struct list_head *entry, struct list_head *prev,
 			       struct list_head *next)
 {
+	if (!__pk_list_add_ok(entry, prev, next))
+		return;
 	next->prev = entry;
 	entry->next = next;
 	entry->prev = prev;
@@ -48,6 +68,8 @@ static inline void list_add_tail(struct list_head *entry,
 /** list_del_init() - unlink @entry and make it an empty list. */
 static inline void list_del_init(struct list_head *entry)
 {
+	if (!__pk_list_del_ok(entry))
+		return;
 	entry->next->prev = entry->prev;
 	entry->prev->next = entry->next;
 	INIT_LIST_HEAD(entry);

@@ -191,6 +191,64 @@ static void test_llist_concurrent(void **state)
 	preempt_model_set(PREEMPT_MODEL_FULL);
 }
 
+/*
+ * CONFIG_DEBUG_LIST (on in the debug build): a link or unlink that would
+ * corrupt a list is reported in the kernel's words and not done.  Without
+ * it, nothing is checked.
+ */
+static void test_debug_list(void **state)
+{
+	struct list_head head, a, b, *saved;
+
+	(void)state;
+	capture_reset();
+	INIT_LIST_HEAD(&head);
+	list_add(&a, &head);
+	assert_int_equal(captured.nr, 0);
+	if (!IS_ENABLED(CONFIG_DEBUG_LIST)) {
+		/* Without it (PREEMPT_DEBUG=OFF) nothing is checked. */
+		list_del(&a);
+		list_del_init(&head);
+		assert_int_equal(captured.nr, 0);
+		capture_stop();
+		return;
+	}
+
+	/* Added twice: the second is refused, the list stays as it was. */
+	list_add(&a, &head);
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("list_add double add: new=");
+	assert_ptr_equal(head.next, &a);
+	assert_ptr_equal(a.next, &head);
+
+	/* A neighbour that does not point back. */
+	saved = a.prev;
+	a.prev = &b;
+	list_add(&b, &head);
+	assert_int_equal(captured.nr, 2);
+	assert_report_contains("list_add corruption. next->prev should be "
+			       "prev (");
+	assert_ptr_equal(head.next, &a);
+	a.prev = saved;
+
+	/* Deleted twice: the poison is seen, nothing is written. */
+	list_del(&a);
+	assert_true(list_empty(&head));
+	list_del(&a);
+	assert_int_equal(captured.nr, 3);
+	assert_report_contains("->next is LIST_POISON1 (");
+	assert_true(list_empty(&head));
+
+	/* list_del_init() of an entry its list no longer holds. */
+	list_add(&a, &head);
+	head.next = &head;
+	head.prev = &head;
+	list_del_init(&a);
+	assert_int_equal(captured.nr, 4);
+	assert_report_contains("list_del corruption. prev->next should be ");
+	capture_stop();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_hlist),
 		cmocka_unit_test(test_llist_basic),
 		cmocka_unit_test(test_llist_concurrent),
+		cmocka_unit_test(test_debug_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

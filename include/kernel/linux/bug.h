@@ -25,6 +25,25 @@ __printf(3, 4) const
 				   __pk_wm);                                   \
 	})
 
+/*
+ * CHECK_DATA_CORRUPTION() - report @condition (a corrupt structure) and
+ * say whether it held, so the caller can leave the structure alone: a
+ * warning, or BUG() under CONFIG_BUG_ON_DATA_CORRUPTION.
+ */
+#define CHECK_DATA_CORRUPTION(condition, ...)                                  \
+	({                                                                     \
+		bool __pk_corrupt = unlikely(condition);                       \
+		if (__pk_corrupt) {                                            \
+			if (IS_ENABLED(CONFIG_BUG_ON_DATA_CORRUPTION)) {       \
+				pr_err(__VA_ARGS__);                           \
+				BUG();                                         \
+			} else {                                               \
+				WARN(1, __VA_ARGS__);                          \
+			}                                                      \
+		}                                                              \
+		__pk_corrupt;                                                  \
+	})
+
 #define WARN_TAINT(cond, taint, ...) WARN(cond, __VA_ARGS__)
 #define WARN_TAINT_ONCE(cond, taint, ...) WARN_ONCE(cond, __VA_ARGS__)
 #define WARN_ON_SMP(cond) WARN_ON(cond)

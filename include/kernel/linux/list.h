@@ -27,8 +27,26 @@ static inline void __list_del(struct list_head *prev, struct list_head *next)
 	WRITE_ONCE(prev->next, next);
 }
 
+/* The checks' attribute in the kernel (lib/list_debug.c uses it). */
+#define __list_valid_slowpath
+
+/* The CONFIG_DEBUG_LIST checks alone (true without it). */
+static inline bool __list_add_valid(struct list_head *entry,
+				    struct list_head *prev,
+				    struct list_head *next)
+{
+	return __pk_list_add_ok(entry, prev, next);
+}
+
+static inline bool __list_del_entry_valid(struct list_head *entry)
+{
+	return __pk_list_del_ok(entry);
+}
+
 static inline void __list_del_entry(struct list_head *entry)
 {
+	if (!__list_del_entry_valid(entry))
+		return;
 	__list_del(entry->prev, entry->next);
 }
 
