@@ -1100,6 +1100,12 @@ void pk_sched_tick(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 	struct task_struct *next;
 
+	/* Run time at the tick's grain: a kernel workqueue's worker that
+	 * runs for long is seen as CPU-intensive by it (wq_worker_tick()). */
+	if (curr != rq->idle)
+		curr->se.sum_exec_runtime +=
+			(uint64_t)(1000000000L / pk_machine_hz());
+
 	/* update_process_times()'s order: lazy irq_work, then timers. */
 	pk_irq_work_tick();
 	if (irq_work_tick)
