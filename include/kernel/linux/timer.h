@@ -7,7 +7,8 @@
  * function runs in softirq context (TIMER_SOFTIRQ; in ktimers/N under
  * PREEMPT_RT) at the first tick at or after expires.  The timer flags are
  * accepted: TIMER_DEFERRABLE and TIMER_PINNED change nothing (timers run
- * where armed), TIMER_IRQSAFE is the behaviour anyway.
+ * where armed); a TIMER_IRQSAFE timer's function runs with interrupts off,
+ * and del_timer_sync() may wait for it with them off.
  */
 
 #include <linux/jiffies.h>
@@ -26,6 +27,7 @@
 #define __TIMER_INITIALIZER(_function, _flags)                                 \
 	{                                                                      \
 		.entry = {NULL, NULL}, .function = (_function), .cpu = -1,     \
+		.flags = (_flags) & TIMER_IRQSAFE,                             \
 	}
 /** DEFINE_TIMER() - a timer @_name calling @_function, not armed. */
 #define DEFINE_TIMER(_name, _function)                                         \

@@ -181,7 +181,8 @@ struct execute_work {
 		.timer = {.entry = LIST_HEAD_INIT((n).timer.entry),            \
 			  .expires = 0,                                        \
 			  .function = delayed_work_timer_fn,                   \
-			  .cpu = -1},                                          \
+			  .cpu = -1,                                           \
+			  .flags = TIMER_IRQSAFE},                             \
 	}
 
 #define DECLARE_WORK(n, f) struct work_struct n = __WORK_INITIALIZER(n, f)
@@ -401,8 +402,12 @@ long work_on_cpu_key(int cpu, long (*fn)(void *), void *arg,
 long work_on_cpu_safe_key(int cpu, long (*fn)(void *), void *arg,
 			  struct lock_class_key *key)
 	PK_WQ(work_on_cpu_safe_key);
-int workqueue_sysfs_register(struct workqueue_struct *wq)
-	PK_WQ(workqueue_sysfs_register);
+/* No sysfs (CONFIG_SYSFS is off): nothing to register. */
+static inline int workqueue_sysfs_register(struct workqueue_struct *wq)
+{
+	(void)wq;
+	return 0;
+}
 
 #define work_on_cpu(_cpu, _fn, _arg)                                           \
 	({                                                                     \
