@@ -75,10 +75,11 @@ struct task_struct {
 	unsigned int flags; /* PF_* */
 	char comm[TASK_COMM_LEN];
 	int pid;
-	int prio;   /* 0..99 real-time (lower is more urgent), 120 normal */
-	int policy; /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
-	int cpu;    /* where it runs, or ran last */
-	int wake_cpu; /* a waker's hint (the kernel's); the scheduler ignores it */
+	int prio;     /* 0..99 real-time (lower is more urgent), 120 normal */
+	int policy;   /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
+	int cpu;      /* where it runs, or ran last */
+	int wake_cpu; /* a waker's hint (the kernel's); the scheduler ignores it
+		       */
 	struct {
 		/* nanoseconds run, counted a tick at a time (pk_sched_tick) */
 		uint64_t sum_exec_runtime;

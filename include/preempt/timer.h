@@ -15,7 +15,7 @@ struct timer_list {
 	struct list_head entry;
 	unsigned long expires; /* in jiffies */
 	void (*function)(struct timer_list *t);
-	int cpu; /* -1 when not pending */
+	int cpu;	    /* -1 when not pending */
 	unsigned int flags; /* timer_setup()'s: TIMER_IRQSAFE is kept */
 };
 

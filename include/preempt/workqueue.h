@@ -45,9 +45,10 @@ struct work_struct {
 /* The kernel form's layout (include/kernel/linux/workqueue.h), spelled
  * the same way there. */
 _Static_assert(__builtin_offsetof(struct work_struct, entry) ==
-		       sizeof(unsigned long) &&
+			       sizeof(unsigned long) &&
 		       __builtin_offsetof(struct work_struct, func) ==
-			       sizeof(unsigned long) + sizeof(struct list_head) &&
+			       sizeof(unsigned long) +
+				       sizeof(struct list_head) &&
 		       __builtin_offsetof(struct work_struct, lockdep_map) ==
 			       __builtin_offsetof(struct work_struct, func) +
 				       3 * sizeof(void *) &&

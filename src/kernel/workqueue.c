@@ -31,10 +31,10 @@ extern struct workqueue_struct *lib_system_wq PK_LIB(system_wq);
 extern struct workqueue_struct *lib_system_highpri_wq PK_LIB(system_highpri_wq);
 extern struct workqueue_struct *lib_system_long_wq PK_LIB(system_long_wq);
 extern struct workqueue_struct *lib_system_unbound_wq PK_LIB(system_unbound_wq);
-extern struct workqueue_struct *lib_system_freezable_wq PK_LIB(
-	system_freezable_wq);
-extern struct workqueue_struct *lib_system_power_efficient_wq PK_LIB(
-	system_power_efficient_wq);
+extern struct workqueue_struct *
+	lib_system_freezable_wq PK_LIB(system_freezable_wq);
+extern struct workqueue_struct *
+	lib_system_power_efficient_wq PK_LIB(system_power_efficient_wq);
 struct workqueue_struct *lib_alloc_workqueue(const char *fmt,
 					     unsigned int flags, int max_active,
 					     ...) PK_LIB(alloc_workqueue);
@@ -249,7 +249,8 @@ struct work_for_cpu {
 
 static void work_for_cpu_fn(struct work_struct *work)
 {
-	struct work_for_cpu *wfc = container_of(work, struct work_for_cpu, work);
+	struct work_for_cpu *wfc =
+		container_of(work, struct work_for_cpu, work);
 
 	wfc->ret = wfc->fn(wfc->arg);
 }

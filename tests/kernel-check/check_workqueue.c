@@ -9,7 +9,10 @@
  * time; flush_work() waits for an item; cancel_work_sync() takes a
  * pending one off; a delayed item is moved by mod_delayed_work() and
  * stopped by cancel_delayed_work_sync(); an ordered queue runs its items
- * one at a time in order; an item queued from an interrupt handler runs;
+ * one at a time in order; an item that runs past the CPU-intensive
+ * threshold (run time counted by the tick) is marked so by the tick's
+ * wq_worker_tick(); a BH queue's item runs in softirq context;
+ * an item queued from an interrupt handler runs;
  * destroy_workqueue() drains.  All in one boot: the file's pools are made
  * once, as in a kernel.
  */
@@ -21,6 +24,11 @@
 #include <linux/workqueue.h>
 
 #include "check.h"
+/* The file's private header (struct worker): the kernel's, extracted. */
+#include "workqueue_internal.h"
+
+/* The file's worker flag for CPU-intensive (its private enum, 6.12). */
+#define WORKER_CPU_INTENSIVE (1 << 6)
 
 #define LINE 9
 
@@ -209,6 +217,51 @@ static int ordered(void)
 	return 0;
 }
 
+/* ---- CPU-intensive items (the tick's wq_worker_tick()) */
+
+static bool hog_intensive;
+
+static void hog(struct work_struct *w)
+{
+	struct worker *worker = kthread_data(current);
+
+	/* Past the 10 ms threshold of run time, counted by the tick. */
+	for (int i = 0; i < 300 && !(worker->flags & WORKER_CPU_INTENSIVE); i++)
+		udelay(1000);
+	hog_intensive = worker->flags & WORKER_CPU_INTENSIVE;
+}
+
+static int cpu_intensive(void)
+{
+	struct work_struct h;
+
+	INIT_WORK_ONSTACK(&h, hog);
+	queue_work_on(0, system_wq, &h);
+	flush_work(&h);
+	return hog_intensive ? 0 : -1;
+}
+
+/* ---- a BH workqueue: items in softirq context */
+
+static bool bh_in_softirq;
+
+static void bh_item(struct work_struct *w)
+{
+	bh_in_softirq = in_serving_softirq();
+	atomic_inc(&ran);
+}
+
+static int bh_workqueue(void)
+{
+	struct work_struct w;
+
+	atomic_set(&ran, 0);
+	INIT_WORK_ONSTACK(&w, bh_item);
+	queue_work(system_bh_wq, &w);
+	flush_work(&w);
+	return atomic_read(&ran) == 1 && bh_in_softirq ? 0 : -1;
+}
+
 /* ---- from an interrupt handler */
 
 static struct work_struct irq_work_item;
@@ -237,6 +290,7 @@ static int all(void *arg)
 {
 	int (*const steps[])(void) = {runs_where_asked, concurrency_managed,
 				      cancel_and_delay, ordered,
+				      cpu_intensive,	bh_workqueue,
 				      from_interrupt};
 
 	(void)arg;

@@ -27,7 +27,7 @@
 #define __TIMER_INITIALIZER(_function, _flags)                                 \
 	{                                                                      \
 		.entry = {NULL, NULL}, .function = (_function), .cpu = -1,     \
-		.flags = (_flags) & TIMER_IRQSAFE,                             \
+		.flags = (_flags)&TIMER_IRQSAFE,                               \
 	}
 /** DEFINE_TIMER() - a timer @_name calling @_function, not armed. */
 #define DEFINE_TIMER(_name, _function)                                         \

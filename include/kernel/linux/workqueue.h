@@ -51,7 +51,8 @@ enum work_bits {
 	WORK_STRUCT_FLAG_BITS,
 	WORK_STRUCT_COLOR_SHIFT = WORK_STRUCT_FLAG_BITS,
 	WORK_STRUCT_COLOR_BITS = 4,
-	WORK_STRUCT_PWQ_SHIFT = WORK_STRUCT_COLOR_SHIFT + WORK_STRUCT_COLOR_BITS,
+	WORK_STRUCT_PWQ_SHIFT =
+		WORK_STRUCT_COLOR_SHIFT + WORK_STRUCT_COLOR_BITS,
 	WORK_OFFQ_FLAG_SHIFT = WORK_STRUCT_FLAG_BITS,
 	WORK_OFFQ_BH_BIT = WORK_OFFQ_FLAG_SHIFT,
 	WORK_OFFQ_FLAG_END,
@@ -89,8 +90,8 @@ enum wq_misc_consts {
 #define WORK_STRUCT_PWQ_MASK (~((1ul << WORK_STRUCT_PWQ_SHIFT) - 1))
 #define WORK_DATA_INIT() ATOMIC_LONG_INIT((unsigned long)WORK_STRUCT_NO_POOL)
 #define WORK_DATA_STATIC_INIT()                                                \
-	ATOMIC_LONG_INIT((unsigned long)(WORK_STRUCT_NO_POOL |                 \
-					 WORK_STRUCT_STATIC))
+	ATOMIC_LONG_INIT(                                                      \
+		(unsigned long)(WORK_STRUCT_NO_POOL | WORK_STRUCT_STATIC))
 
 /*
  * The library's layout (preempt/workqueue.h): __pk_pool and __pk_pwq are
@@ -117,7 +118,8 @@ _Static_assert(sizeof(atomic_long_t) == sizeof(unsigned long) &&
 		       __builtin_offsetof(struct work_struct, entry) ==
 			       sizeof(unsigned long) &&
 		       __builtin_offsetof(struct work_struct, func) ==
-			       sizeof(unsigned long) + sizeof(struct list_head) &&
+			       sizeof(unsigned long) +
+				       sizeof(struct list_head) &&
 		       __builtin_offsetof(struct work_struct, lockdep_map) ==
 			       __builtin_offsetof(struct work_struct, func) +
 				       3 * sizeof(void *) &&
@@ -201,8 +203,8 @@ struct execute_work {
 		__w->func = (_func);                                           \
 		__w->__pk_pool = NULL;                                         \
 		__w->__pk_pwq = NULL;                                          \
-		lockdep_init_map(&__w->lockdep_map, "(work_completion)" #_work, \
-				 (_key), 0);                                   \
+		lockdep_init_map(&__w->lockdep_map,                            \
+				 "(work_completion)" #_work, (_key), 0);       \
 	} while (0)
 
 #define __INIT_WORK(_work, _func, _onstack)                                    \
@@ -288,22 +290,23 @@ extern struct workqueue_struct *system_highpri_wq PK_WQ(system_highpri_wq);
 extern struct workqueue_struct *system_long_wq PK_WQ(system_long_wq);
 extern struct workqueue_struct *system_unbound_wq PK_WQ(system_unbound_wq);
 extern struct workqueue_struct *system_freezable_wq PK_WQ(system_freezable_wq);
-extern struct workqueue_struct *system_power_efficient_wq PK_WQ(
-	system_power_efficient_wq);
-extern struct workqueue_struct *system_freezable_power_efficient_wq PK_WQ(
-	system_freezable_power_efficient_wq);
+extern struct workqueue_struct *
+	system_power_efficient_wq PK_WQ(system_power_efficient_wq);
+extern struct workqueue_struct *system_freezable_power_efficient_wq
+	PK_WQ(system_freezable_power_efficient_wq);
 extern struct workqueue_struct *system_bh_wq PK_WQ(system_bh_wq);
-extern struct workqueue_struct *system_bh_highpri_wq PK_WQ(
-	system_bh_highpri_wq);
+extern struct workqueue_struct *
+	system_bh_highpri_wq PK_WQ(system_bh_highpri_wq);
 
 /**
  * alloc_workqueue() - a workqueue named after @fmt, with WQ_* @flags and
  * up to @max_active items running at once (0: the default).  Task context
  * (allocates).  NULL when memory is short.
  */
-__printf(1, 4) struct workqueue_struct *alloc_workqueue(
-	const char *fmt, unsigned int flags, int max_active,
-	...) PK_WQ(alloc_workqueue);
+__printf(1, 4) struct workqueue_struct *alloc_workqueue(const char *fmt,
+							unsigned int flags,
+							int max_active, ...)
+	PK_WQ(alloc_workqueue);
 #define alloc_ordered_workqueue(fmt, flags, args...)                           \
 	alloc_workqueue(fmt, WQ_UNBOUND | __WQ_ORDERED | (flags), 1, ##args)
 
@@ -361,8 +364,7 @@ bool cancel_work_sync(struct work_struct *work) PK_WQ(cancel_work_sync);
 /** flush_delayed_work() - queue @dwork now, then flush it.  Task. */
 bool flush_delayed_work(struct delayed_work *dwork) PK_WQ(flush_delayed_work);
 /** cancel_delayed_work() - disarm or dequeue @dwork.  Any context. */
-bool cancel_delayed_work(struct delayed_work *dwork)
-	PK_WQ(cancel_delayed_work);
+bool cancel_delayed_work(struct delayed_work *dwork) PK_WQ(cancel_delayed_work);
 /** cancel_delayed_work_sync() - and wait for it.  Task context. */
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 	PK_WQ(cancel_delayed_work_sync);
@@ -373,8 +375,7 @@ bool disable_delayed_work(struct delayed_work *dwork)
 	PK_WQ(disable_delayed_work);
 bool disable_delayed_work_sync(struct delayed_work *dwork)
 	PK_WQ(disable_delayed_work_sync);
-bool enable_delayed_work(struct delayed_work *dwork)
-	PK_WQ(enable_delayed_work);
+bool enable_delayed_work(struct delayed_work *dwork) PK_WQ(enable_delayed_work);
 bool flush_rcu_work(struct rcu_work *rwork) PK_WQ(flush_rcu_work);
 
 void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
@@ -387,14 +388,13 @@ bool current_is_workqueue_rescuer(void) PK_WQ(current_is_workqueue_rescuer);
 bool workqueue_congested(int cpu, struct workqueue_struct *wq)
 	PK_WQ(workqueue_congested);
 unsigned int work_busy(struct work_struct *work) PK_WQ(work_busy);
-__printf(1, 2) void set_worker_desc(const char *fmt,
-				    ...) PK_WQ(set_worker_desc);
+__printf(1, 2) void set_worker_desc(const char *fmt, ...)
+	PK_WQ(set_worker_desc);
 void print_worker_info(const char *log_lvl, struct task_struct *task)
 	PK_WQ(print_worker_info);
 void show_all_workqueues(void) PK_WQ(show_all_workqueues);
 void show_freezable_workqueues(void) PK_WQ(show_freezable_workqueues);
-void show_one_workqueue(struct workqueue_struct *wq)
-	PK_WQ(show_one_workqueue);
+void show_one_workqueue(struct workqueue_struct *wq) PK_WQ(show_one_workqueue);
 void wq_worker_comm(char *buf, size_t size, struct task_struct *task)
 	PK_WQ(wq_worker_comm);
 long work_on_cpu_key(int cpu, long (*fn)(void *), void *arg,
