@@ -219,11 +219,12 @@ int schedule_on_each_cpu(work_func_t func)
 	works = kcalloc(nr_cpu_ids, sizeof(*works), GFP_KERNEL);
 	if (!works)
 		return -ENOMEM;
-	for_each_online_cpu(cpu) {
+	for (cpu = 0; cpu < (int)nr_cpu_ids; cpu++) {
 		INIT_WORK(&works[cpu], func);
-		queue_work_on(cpu, system_wq, &works[cpu]);
+		if (cpu_online(cpu))
+			queue_work_on(cpu, system_wq, &works[cpu]);
 	}
-	for_each_online_cpu(cpu)
+	for (cpu = 0; cpu < (int)nr_cpu_ids; cpu++)
 		flush_work(&works[cpu]);
 	kfree(works);
 	return 0;
