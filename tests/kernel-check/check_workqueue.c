@@ -11,7 +11,9 @@
  * stopped by cancel_delayed_work_sync(); an ordered queue runs its items
  * one at a time in order; an item that runs past the CPU-intensive
  * threshold (run time counted by the tick) is marked so by the tick's
- * wq_worker_tick(); a BH queue's item runs in softirq context;
+ * wq_worker_tick() and the next item of its pool starts, on the same CPU
+ * where tasks are preempted (full, lazy, rt); a BH queue's item runs in
+ * softirq context;
  * an item queued from an interrupt handler runs;
  * destroy_workqueue() drains.  All in one boot: the file's pools are made
  * once, as in a kernel.
@@ -219,26 +221,49 @@ static int ordered(void)
 
 /* ---- CPU-intensive items (the tick's wq_worker_tick()) */
 
-static bool hog_intensive;
+static atomic_t quick_ran;
+static bool hog_intensive, hog_saw_quick;
 
 static void hog(struct work_struct *w)
 {
 	struct worker *worker = kthread_data(current);
+	unsigned long end = jiffies + msecs_to_jiffies(300);
 
-	/* Past the 10 ms threshold of run time, counted by the tick. */
-	for (int i = 0; i < 300 && !(worker->flags & WORKER_CPU_INTENSIVE); i++)
-		udelay(1000);
+	/*
+	 * Spinning in this file's code (a task is preempted from an interrupt
+	 * only there): past the 10 ms threshold of run time, counted by the
+	 * tick, the pool stops counting this worker and wakes another for
+	 * the next item, which takes the CPU where tasks are preempted.
+	 */
+	while (time_before(jiffies, end) && !atomic_read(&quick_ran))
+		cpu_relax();
+	hog_saw_quick = atomic_read(&quick_ran);
 	hog_intensive = worker->flags & WORKER_CPU_INTENSIVE;
+}
+
+static void quick(struct work_struct *w)
+{
+	atomic_set(&quick_ran, 1);
 }
 
 static int cpu_intensive(void)
 {
-	struct work_struct h;
+	struct workqueue_struct *wq = alloc_workqueue("ci", 0, 0);
+	struct work_struct h, q;
+	bool preemptible = preempt_model_full() || preempt_model_lazy() ||
+			   preempt_model_rt();
 
+	if (!wq)
+		return -1;
 	INIT_WORK_ONSTACK(&h, hog);
-	queue_work_on(0, system_wq, &h);
-	flush_work(&h);
-	return hog_intensive ? 0 : -1;
+	INIT_WORK_ONSTACK(&q, quick);
+	queue_work_on(0, wq, &h);
+	queue_work_on(0, wq, &q);
+	flush_workqueue(wq);
+	destroy_workqueue(wq);
+	if (!hog_intensive)
+		return -2;
+	return hog_saw_quick == preemptible ? 0 : -3;
 }
 
 /* ---- a BH workqueue: items in softirq context */
