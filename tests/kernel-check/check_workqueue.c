@@ -15,7 +15,8 @@
  * where tasks are preempted (full, lazy, rt); a BH queue's item runs in
  * softirq context;
  * an item queued from an interrupt handler runs;
- * destroy_workqueue() drains.  All in one boot: the file's pools are made
+ * destroy_workqueue() drains; nothing is reported (no lockdep splat, no
+ * sleep in atomic context).  All in one boot: the file's pools are made
  * once, as in a kernel.
  */
 
@@ -24,6 +25,7 @@
 #include <linux/interrupt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
+#include <preempt/debug.h>
 
 #include "check.h"
 /* The file's private header (struct worker): the kernel's, extracted. */
@@ -336,6 +338,8 @@ static void kernel_workqueue(void **state)
 	check_boot(2);
 	assert_int_equal(check_run(all, NULL), 0);
 	machine_shutdown();
+	/* No splat on the way: no lock misuse, no sleep in atomic context. */
+	assert_int_equal(pk_report_count(), 0);
 }
 
 int main(void)
