@@ -80,20 +80,29 @@ void xa_init_flags(struct xarray *xa, gfp_t flags)
 	xa->pk_next = 0;
 }
 
-/* The first slot with index >= @index. */
-static unsigned int xa_pos(const struct xarray *xa, unsigned long index)
+/*
+ * The first of @nr @slots with index >= @index.  Also read without the
+ * lock (xa_load()): the reads are single loads, and the caller retries.
+ */
+static unsigned int slots_pos(const struct pk_xa_slot *slots, unsigned int nr,
+			      unsigned long index)
 {
-	unsigned int lo = 0, hi = xa->pk_nr;
+	unsigned int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (xa->pk_slots[mid].index < index)
+		if (READ_ONCE(slots[mid].index) < index)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+static unsigned int xa_pos(const struct xarray *xa, unsigned long index)
+{
+	return slots_pos(xa->pk_slots, xa->pk_nr, index);
 }
 
 static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
@@ -147,18 +156,10 @@ static int xa_reserve(struct xarray *xa, gfp_t gfp)
 static void *lockless_lookup(struct pk_xa_slot *slots, unsigned int nr,
 			     unsigned long index)
 {
-	unsigned int lo = 0, hi = nr;
+	unsigned int i = slots_pos(slots, nr, index);
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (READ_ONCE(slots[mid].index) < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < nr && READ_ONCE(slots[lo].index) == index)
-		return READ_ONCE(slots[lo].entry);
+	if (i < nr && READ_ONCE(slots[i].index) == index)
+		return READ_ONCE(slots[i].entry);
 	return NULL;
 }
 
