@@ -76,6 +76,7 @@ void xa_init_flags(struct xarray *xa, gfp_t flags)
 	spin_lock_init(&xa->xa_lock);
 	xa->xa_flags = flags;
 	xa->pk_nr = xa->pk_cap = 0;
+	xa->pk_seq = 0;
 	xa->pk_slots = NULL;
 	xa->pk_next = 0;
 }
