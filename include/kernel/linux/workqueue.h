@@ -351,7 +351,12 @@ void __flush_workqueue(struct workqueue_struct *wq) PK_WQ(__flush_workqueue);
 /** drain_workqueue() - wait until @wq is empty.  Task context. */
 void drain_workqueue(struct workqueue_struct *wq) PK_WQ(drain_workqueue);
 
+/** schedule_on_each_cpu() - run @func on every CPU, and wait.  Task. */
 int schedule_on_each_cpu(work_func_t func) PK_WQ(schedule_on_each_cpu);
+/**
+ * execute_in_process_context() - @fn now if in task context (0), else
+ * through @ew on system_wq (1).  Any context.
+ */
 int execute_in_process_context(work_func_t fn, struct execute_work *ew)
 	PK_WQ(execute_in_process_context);
 
@@ -368,6 +373,10 @@ bool cancel_delayed_work(struct delayed_work *dwork) PK_WQ(cancel_delayed_work);
 /** cancel_delayed_work_sync() - and wait for it.  Task context. */
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 	PK_WQ(cancel_delayed_work_sync);
+/*
+ * Disabling (6.9 on): a disabled item is not queued until enabled as often
+ * as disabled.  A program's kernel/workqueue.c only.
+ */
 bool disable_work(struct work_struct *work) PK_WQ(disable_work);
 bool disable_work_sync(struct work_struct *work) PK_WQ(disable_work_sync);
 bool enable_work(struct work_struct *work) PK_WQ(enable_work);
@@ -376,15 +385,19 @@ bool disable_delayed_work(struct delayed_work *dwork)
 bool disable_delayed_work_sync(struct delayed_work *dwork)
 	PK_WQ(disable_delayed_work_sync);
 bool enable_delayed_work(struct delayed_work *dwork) PK_WQ(enable_delayed_work);
+/** flush_rcu_work() - wait for @rwork's grace period and run.  Task. */
 bool flush_rcu_work(struct rcu_work *rwork) PK_WQ(flush_rcu_work);
 
+/* max_active: a program's kernel/workqueue.c only; min_active accepted. */
 void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 	PK_WQ(workqueue_set_max_active);
 void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
 	PK_WQ(workqueue_set_min_active);
 /** current_work() - the item the calling worker runs, or NULL.  Any. */
 struct work_struct *current_work(void) PK_WQ(current_work);
+/** current_is_workqueue_rescuer() - is the caller a rescuer?  Any. */
 bool current_is_workqueue_rescuer(void) PK_WQ(current_is_workqueue_rescuer);
+/* Introspection and debugging: a program's kernel/workqueue.c only. */
 bool workqueue_congested(int cpu, struct workqueue_struct *wq)
 	PK_WQ(workqueue_congested);
 unsigned int work_busy(struct work_struct *work) PK_WQ(work_busy);
@@ -397,6 +410,10 @@ void show_freezable_workqueues(void) PK_WQ(show_freezable_workqueues);
 void show_one_workqueue(struct workqueue_struct *wq) PK_WQ(show_one_workqueue);
 void wq_worker_comm(char *buf, size_t size, struct task_struct *task)
 	PK_WQ(wq_worker_comm);
+/**
+ * work_on_cpu_key() - run @fn(@arg) in a worker on CPU @cpu and return its
+ * value (_safe_: only if @cpu is online).  Task context.
+ */
 long work_on_cpu_key(int cpu, long (*fn)(void *), void *arg,
 		     struct lock_class_key *key) PK_WQ(work_on_cpu_key);
 long work_on_cpu_safe_key(int cpu, long (*fn)(void *), void *arg,
