@@ -38,9 +38,12 @@ version=${KERNEL_VERSION:-6.12}
 # lib/bitmap.c and lib/bitmap-str.c from 6.12 only: 6.1's bitmap.c still
 # holds the string parsers (from user memory too) that 6.4 moved to
 # lib/bitmap-str.c, whose number parsing is lib/kstrtox.c's.
+# kernel/workqueue.c from 6.12 only: linux/workqueue.h is 6.12's form
+# (WQ_BH, the disable count in the data word, enable_work()), which 6.1's
+# file predates.
 if [ "$version" != 6.1 ]; then
-	files="$files lib/bitmap.c lib/bitmap-str.c"
-	pairs="$pairs bitmap:bitmap bitmap_str:bitmap-str+kstrtox"
+	files="$files lib/bitmap.c lib/bitmap-str.c kernel/workqueue.c"
+	pairs="$pairs bitmap:bitmap bitmap_str:bitmap-str+kstrtox workqueue:workqueue"
 fi
 tarball=/usr/src/linux-source-$version.tar.xz
 if [ ! -f "$tarball" ]; then
@@ -84,7 +87,7 @@ for flavour in "" "-rt"; do
 		kobjs=""
 		for o in $(echo "${t#*:}" | tr + ' '); do kobjs="$kobjs $obj/$o.o"; done
 		# shellcheck disable=SC2086
-		$cc -O2 -g -Wall -Werror=implicit-function-declaration $cflags -I"$top/tests/kernel-check" \
+		$cc -O2 -g -Wall -Werror=implicit-function-declaration $cflags -I"$top/tests/kernel-check" -I"$out/src/kernel" \
 			"$top/tests/kernel-check/check_$check.c" $kobjs \
 			-o "$obj/check_$check" $libs $(pkg-config --libs cmocka) \
 			-Wl,-rpath,"$build"

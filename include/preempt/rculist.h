@@ -80,7 +80,7 @@ static inline void list_replace_rcu(struct list_head *old,
  * list_for_each_entry_rcu(pos, head, member[, cond]) - walk the list in a
  * reader (or where the optional @cond, the updater's lock held, says so).
  */
-#define __pk_rcu_list_check(cond, ...)                                         \
+#define __pk_rcu_list_check(dummy, cond, ...)                                  \
 	((void)(CONFIG_PROVE_RCU && !((cond) || rcu_read_lock_any_held()) &&   \
 		(lockdep_rcu_suspicious(__FILE__, __LINE__,                    \
 					"RCU-list traversed in non-reader "    \

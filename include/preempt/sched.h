@@ -41,6 +41,7 @@
 #define PF_IDLE 0x00000002	/* a CPU's idle task */
 #define PF_EXITING 0x00000004	/* on its way out */
 #define PF_WQ_WORKER 0x00000020 /* a workqueue worker: see wq hooks */
+#define PF_MEMALLOC 0x00000800	/* accepted; memory is not reclaimed */
 #define PF_NOFREEZE 0x00008000	/* accepted; nothing freezes */
 #define PF_KTHREAD 0x00200000	/* made by kthread_create() */
 
@@ -74,9 +75,15 @@ struct task_struct {
 	unsigned int flags; /* PF_* */
 	char comm[TASK_COMM_LEN];
 	int pid;
-	int prio;   /* 0..99 real-time (lower is more urgent), 120 normal */
-	int policy; /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
-	int cpu;    /* where it runs, or ran last */
+	int prio;     /* 0..99 real-time (lower is more urgent), 120 normal */
+	int policy;   /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR */
+	int cpu;      /* where it runs, or ran last */
+	int wake_cpu; /* a waker's hint (the kernel's); the scheduler ignores it
+		       */
+	struct {
+		/* nanoseconds run, counted a tick at a time (pk_sched_tick) */
+		uint64_t sum_exec_runtime;
+	} se;
 
 	int pk_normal_prio; /* prio without priority-inheritance boosting */
 	struct list_head pk_run_node;

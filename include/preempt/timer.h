@@ -15,8 +15,13 @@ struct timer_list {
 	struct list_head entry;
 	unsigned long expires; /* in jiffies */
 	void (*function)(struct timer_list *t);
-	int cpu; /* -1 when not pending */
+	int cpu;	    /* -1 when not pending */
+	unsigned int flags; /* timer_setup()'s: TIMER_IRQSAFE is kept */
 };
+
+/* The callback runs with interrupts disabled; del_timer_sync() may be
+ * called with them disabled (it spins then). */
+#define TIMER_IRQSAFE 0x00200000
 
 /** timer_setup() - initialize @t to call @fn.  Any context. */
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <preempt/list.h>
+#include <preempt/lockdep_types.h>
 #include <preempt/timer.h>
 
 struct work_struct;
@@ -37,7 +38,25 @@ struct work_struct {
 	work_func_t func;
 	void *pk_pool; /* the pool it was last queued on */
 	void *pk_pwq;  /* while queued: its workqueue's share of that pool */
+	/* Kernel code's (linux/workqueue.h has this layout); unused here. */
+	struct lockdep_map lockdep_map;
 };
+
+/* The kernel form's layout (include/kernel/linux/workqueue.h), spelled
+ * the same way there. */
+_Static_assert(__builtin_offsetof(struct work_struct, entry) ==
+			       sizeof(unsigned long) &&
+		       __builtin_offsetof(struct work_struct, func) ==
+			       sizeof(unsigned long) +
+				       sizeof(struct list_head) &&
+		       __builtin_offsetof(struct work_struct, lockdep_map) ==
+			       __builtin_offsetof(struct work_struct, func) +
+				       3 * sizeof(void *) &&
+		       sizeof(struct work_struct) ==
+			       __builtin_offsetof(struct work_struct,
+						  lockdep_map) +
+				       sizeof(struct lockdep_map),
+	       "struct work_struct: the kernel form's layout");
 
 #define __WORK_INITIALIZER(n, f)                                               \
 	{                                                                      \

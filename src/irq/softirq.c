@@ -773,13 +773,23 @@ static void tasklet_action_common(int hi)
 	}
 }
 
+/*
+ * A program's kernel/workqueue.c runs its BH workqueues' items here, ahead
+ * of the tasklets, as the kernel's tasklet softirqs do.
+ */
+extern void workqueue_softirq_action(bool highpri) __attribute__((weak));
+
 static void tasklet_action(void)
 {
+	if (workqueue_softirq_action)
+		workqueue_softirq_action(false);
 	tasklet_action_common(0);
 }
 
 static void tasklet_hi_action(void)
 {
+	if (workqueue_softirq_action)
+		workqueue_softirq_action(true);
 	tasklet_action_common(1);
 }
 

@@ -338,6 +338,27 @@ static int run_async_init(void *unused)
 	return 0;
 }
 
+/*
+ * start_kernel()'s workqueue steps: the kernel side's workqueue.c (which
+ * copies the library's system queues) or a program's kernel/workqueue.c
+ * (which makes its pools and workers).  Early, then the rest once the
+ * CPUs are up, as kernel_init_freeable() does; all before async_init().
+ */
+extern void workqueue_init_early(void) __attribute__((weak));
+extern void workqueue_init(void) __attribute__((weak));
+extern void workqueue_init_topology(void) __attribute__((weak));
+
+static int run_workqueue_init(void *unused)
+{
+	(void)unused;
+	workqueue_init_early();
+	if (workqueue_init)
+		workqueue_init();
+	if (workqueue_init_topology)
+		workqueue_init_topology();
+	return 0;
+}
+
 static void kernel_boot(void)
 {
 	system_state = SYSTEM_BOOTING;
@@ -345,6 +366,8 @@ static void kernel_boot(void)
 	check_config();
 	parse_cmdline();
 	system_state = SYSTEM_SCHEDULING;
+	if (workqueue_init_early)
+		run_in_task(run_workqueue_init, "kernel_init");
 	if (async_init)
 		run_in_task(run_async_init, "kernel_init");
 	if (SECTION_LEN(__start_pk_initcalls, __stop_pk_initcalls))

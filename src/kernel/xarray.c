@@ -5,11 +5,61 @@
  * happen under xa_lock; the slot array is grown before the lock is taken
  * again when the caller's gfp may block, as the kernel's xarray drops its
  * lock to allocate.
+ *
+ * xa_load() (so idr_find()) takes no lock, as the kernel's reads under
+ * RCU alone: callers may hold raw locks, with interrupts off, under
+ * PREEMPT_RT too (kernel/workqueue.c's __queue_work()).  Slots move
+ * inside a sequence count's odd phase, with interrupts off so that a
+ * reader never waits on a writer it interrupted; a grown array's old copy
+ * is freed after a grace period; the reader retries on a changed count.
  */
 
 #include <linux/idr.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+
+/* A slot array with its capacity, which a lockless reader bounds by. */
+struct xa_array {
+	struct rcu_head rcu;
+	unsigned int cap;
+	struct pk_xa_slot slots[];
+};
+
+static struct xa_array *array_of(struct pk_xa_slot *slots)
+{
+	return (struct xa_array *)((char *)slots -
+				   offsetof(struct xa_array, slots));
+}
+
+static void free_array_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct xa_array, rcu));
+}
+
+static void free_slots(struct pk_xa_slot *slots)
+{
+	if (slots)
+		kfree(array_of(slots));
+}
+
+/* Slots about to move: xa_lock held. */
+static unsigned long move_begin(struct xarray *xa)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WRITE_ONCE(xa->pk_seq, xa->pk_seq + 1);
+	smp_wmb();
+	return flags;
+}
+
+static void move_end(struct xarray *xa, unsigned long flags)
+{
+	smp_wmb();
+	WRITE_ONCE(xa->pk_seq, xa->pk_seq + 1);
+	local_irq_restore(flags);
+}
 
 static void xa_lock_type(struct xarray *xa, unsigned long *flags)
 {
@@ -26,24 +76,34 @@ void xa_init_flags(struct xarray *xa, gfp_t flags)
 	spin_lock_init(&xa->xa_lock);
 	xa->xa_flags = flags;
 	xa->pk_nr = xa->pk_cap = 0;
+	xa->pk_seq = 0;
 	xa->pk_slots = NULL;
 	xa->pk_next = 0;
 }
 
-/* The first slot with index >= @index. */
-static unsigned int xa_pos(const struct xarray *xa, unsigned long index)
+/*
+ * The first of @nr @slots with index >= @index.  Also read without the
+ * lock (xa_load()): the reads are single loads, and the caller retries.
+ */
+static unsigned int slots_pos(const struct pk_xa_slot *slots, unsigned int nr,
+			      unsigned long index)
 {
-	unsigned int lo = 0, hi = xa->pk_nr;
+	unsigned int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (xa->pk_slots[mid].index < index)
+		if (READ_ONCE(slots[mid].index) < index)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+static unsigned int xa_pos(const struct xarray *xa, unsigned long index)
+{
+	return slots_pos(xa->pk_slots, xa->pk_nr, index);
 }
 
 static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
@@ -63,16 +123,16 @@ static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
 static int xa_reserve(struct xarray *xa, gfp_t gfp)
 {
 	unsigned int cap;
-	struct pk_xa_slot *n;
+	struct xa_array *n;
 
 	while (xa->pk_nr == xa->pk_cap) {
 		cap = xa->pk_cap ? 2 * xa->pk_cap : 8;
 		if (gfpflags_allow_blocking(gfp)) {
 			spin_unlock(&xa->xa_lock);
-			n = kmalloc_array(cap, sizeof(*n), gfp);
+			n = kmalloc(struct_size(n, slots, cap), gfp);
 			spin_lock(&xa->xa_lock);
 		} else {
-			n = kmalloc_array(cap, sizeof(*n), gfp);
+			n = kmalloc(struct_size(n, slots, cap), gfp);
 		}
 		if (!n)
 			return -ENOMEM;
@@ -80,39 +140,71 @@ static int xa_reserve(struct xarray *xa, gfp_t gfp)
 			kfree(n);
 			continue;
 		}
+		n->cap = cap;
 		if (xa->pk_nr)
-			memcpy(n, xa->pk_slots, xa->pk_nr * sizeof(*n));
-		kfree(xa->pk_slots);
-		xa->pk_slots = n;
+			memcpy(n->slots, xa->pk_slots,
+			       xa->pk_nr * sizeof(n->slots[0]));
+		/* The same slots in a larger array: readers may use either. */
+		if (xa->pk_slots)
+			call_rcu(&array_of(xa->pk_slots)->rcu, free_array_rcu);
+		smp_store_release(&xa->pk_slots, n->slots);
 		xa->pk_cap = cap;
 	}
 	return 0;
 }
 
+/* @index's entry in @nr slots read without the lock (may be torn). */
+static void *lockless_lookup(struct pk_xa_slot *slots, unsigned int nr,
+			     unsigned long index)
+{
+	unsigned int i = slots_pos(slots, nr, index);
+
+	if (i < nr && READ_ONCE(slots[i].index) == index)
+		return READ_ONCE(slots[i].entry);
+	return NULL;
+}
+
 void *xa_load(struct xarray *xa, unsigned long index)
 {
-	struct pk_xa_slot *s;
-	unsigned long flags;
+	struct pk_xa_slot *slots;
+	unsigned int seq, nr;
 	void *entry;
 
-	xa_lock_type(xa, &flags);
-	s = xa_slot(xa, index);
-	entry = s ? s->entry : NULL;
-	xa_unlock_type(xa, flags);
+	rcu_read_lock();
+	for (;;) {
+		seq = smp_load_acquire(&xa->pk_seq);
+		if (seq & 1) { /* a writer on another CPU: a few moves */
+			cpu_relax();
+			continue;
+		}
+		slots = smp_load_acquire(&xa->pk_slots);
+		nr = READ_ONCE(xa->pk_nr);
+		entry = slots ? lockless_lookup(slots,
+						min(nr, array_of(slots)->cap),
+						index)
+			      : NULL;
+		smp_rmb();
+		if (READ_ONCE(xa->pk_seq) == seq)
+			break;
+	}
+	rcu_read_unlock();
 	return entry;
 }
 
 static void *xa_remove_slot(struct xarray *xa, unsigned long index)
 {
 	unsigned int i = xa_pos(xa, index);
+	unsigned long flags;
 	void *old;
 
 	if (i >= xa->pk_nr || xa->pk_slots[i].index != index)
 		return NULL;
 	old = xa->pk_slots[i].entry;
+	flags = move_begin(xa);
 	memmove(&xa->pk_slots[i], &xa->pk_slots[i + 1],
 		(xa->pk_nr - i - 1) * sizeof(xa->pk_slots[0]));
 	xa->pk_nr--;
+	move_end(xa, flags);
 	return old;
 }
 
@@ -124,6 +216,7 @@ void *__xa_erase(struct xarray *xa, unsigned long index)
 void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 {
 	struct pk_xa_slot *s;
+	unsigned long flags;
 	unsigned int i;
 	void *old;
 
@@ -134,7 +227,7 @@ void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	s = xa_slot(xa, index);
 	if (s) {
 		old = s->entry;
-		s->entry = entry;
+		WRITE_ONCE(s->entry, entry);
 		return old;
 	}
 	if (xa_reserve(xa, gfp))
@@ -142,14 +235,16 @@ void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	s = xa_slot(xa, index); /* the lock may have been dropped */
 	if (s) {
 		old = s->entry;
-		s->entry = entry;
+		WRITE_ONCE(s->entry, entry);
 		return old;
 	}
 	i = xa_pos(xa, index);
+	flags = move_begin(xa);
 	memmove(&xa->pk_slots[i + 1], &xa->pk_slots[i],
 		(xa->pk_nr - i) * sizeof(xa->pk_slots[0]));
 	xa->pk_slots[i] = (struct pk_xa_slot){index, entry, 0};
 	xa->pk_nr++;
+	move_end(xa, flags);
 	return NULL;
 }
 
@@ -209,7 +304,7 @@ int __xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	if (xa_is_err(cur))
 		return xa_err(cur);
 	if (!entry) /* a reservation: the index stays busy but empty */
-		xa_slot(xa, index)->entry = NULL;
+		WRITE_ONCE(xa_slot(xa, index)->entry, NULL);
 	return 0;
 }
 
@@ -261,7 +356,7 @@ int __xa_alloc(struct xarray *xa, u32 *id, void *entry, struct xa_limit limit,
 	if (xa_is_err(cur))
 		return xa_err(cur);
 	if (!entry)
-		xa_slot(xa, index)->entry = NULL;
+		WRITE_ONCE(xa_slot(xa, index)->entry, NULL);
 	*id = (u32)index;
 	return 0;
 }
@@ -391,7 +486,7 @@ void xa_destroy(struct xarray *xa)
 	xa->pk_slots = NULL;
 	xa->pk_nr = xa->pk_cap = 0;
 	xa_unlock_type(xa, flags);
-	kfree(slots);
+	free_slots(slots); /* no reader may be left: the caller's rule */
 }
 
 /* ---- IDR ---- */
@@ -471,7 +566,7 @@ void *idr_replace(struct idr *idr, void *ptr, unsigned long id)
 				: NULL;
 	if (s) {
 		old = s->entry;
-		s->entry = ptr;
+		WRITE_ONCE(s->entry, ptr);
 	}
 	spin_unlock_irqrestore(&idr->idr_rt.xa_lock, flags);
 	return old;

@@ -830,7 +830,9 @@ static struct rt_mutex bh_locks[PK_NR_CPUS];
 static void bh_lock(void)
 {
 	migrate_disable();
-	rt_mutex_lock(&bh_locks[raw_smp_processor_id()]);
+	/* PREEMPT_RT's is a local_lock, a spinlock_t: allowed inside an RCU
+	 * reader (kernel/workqueue.c's __flush_work() of a BH item). */
+	pk_rt_mutex_lock_rtlock(&bh_locks[raw_smp_processor_id()]);
 }
 
 static void bh_unlock(void)

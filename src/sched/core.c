@@ -1131,10 +1131,30 @@ bool pk_need_resched_lazy(void)
 extern void irq_work_tick(void) __attribute__((weak));
 extern void pk_kernel_irq_work_tick(void) __attribute__((weak));
 
+/* A program's kernel/workqueue.c: its worker ran through this tick. */
+extern void wq_worker_tick(struct task_struct *task) __attribute__((weak));
+
+/*
+ * Run time at the tick's grain, then the workqueue's look at a worker of a
+ * program's kernel/workqueue.c (the library's own have pk_worker): one
+ * that runs long is CPU-intensive there, and its pool starts another.
+ */
+static void account_tick(struct rq *rq, struct task_struct *curr)
+{
+	if (curr == rq->idle)
+		return;
+	curr->se.sum_exec_runtime += (uint64_t)(1000000000L / pk_machine_hz());
+	if (wq_worker_tick && !curr->pk_worker &&
+	    (curr->flags & (PF_WQ_WORKER | PF_EXITING)) == PF_WQ_WORKER)
+		wq_worker_tick(curr);
+}
+
 void pk_sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	struct task_struct *next;
+
+	account_tick(rq, curr);
 
 	/* update_process_times()'s order: lazy irq_work, then timers. */
 	pk_irq_work_tick();

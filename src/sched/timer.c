@@ -23,11 +23,11 @@
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *),
 		 unsigned int flags)
 {
-	(void)flags;
 	INIT_LIST_HEAD(&t->entry);
 	t->function = fn;
 	t->cpu = -1;
 	t->expires = 0;
+	t->flags = flags & TIMER_IRQSAFE; /* the only flag with a meaning */
 }
 
 bool timer_pending(const struct timer_list *t)
@@ -151,7 +151,9 @@ void add_timer(struct timer_list *t)
 static void wait_running_timer(struct rq *rq, struct timer_list *t)
 {
 	while (__atomic_load_n(&rq->running_timer, __ATOMIC_ACQUIRE) == t) {
-		if (rq != pk_this_rq) {
+		if (rq != pk_this_rq || irqs_disabled()) {
+			/* Interrupts off: an IRQSAFE timer's callback, which
+			 * runs with them off, is on another CPU. */
 			pk_host_yield();
 			continue;
 		}
@@ -167,7 +169,11 @@ int del_timer_sync(struct timer_list *t)
 {
 	int was;
 
-	might_sleep();
+	/* An IRQSAFE timer's callback cannot be preempted: waiting for it
+	 * is a short spin, allowed with interrupts off (the kernel's
+	 * flush_delayed_work() does so). */
+	if (!(t->flags & TIMER_IRQSAFE))
+		might_sleep();
 	was = del_timer(t);
 	for (int i = 0; i < num_online_cpus(); i++)
 		wait_running_timer(pk_cpu_rq(i), t);
@@ -207,6 +213,7 @@ void pk_timers_run(struct rq *rq)
 	for (;;) {
 		struct timer_list *t = NULL;
 		unsigned long flags;
+		bool t_irqsafe;
 
 		local_irq_save(flags);
 		pk_raw_lock(&rq->timer_lock);
@@ -225,11 +232,21 @@ void pk_timers_run(struct rq *rq)
 			__atomic_store_n(&t->cpu, -1, __ATOMIC_RELEASE);
 		}
 		pk_raw_unlock(&rq->timer_lock);
-		local_irq_restore(flags);
-		if (!t)
+		if (!t) {
+			local_irq_restore(flags);
 			return;
+		}
+		/* IRQSAFE: the callback and its running mark with interrupts
+		 * off, so a waiter spinning with them off never waits on a
+		 * preempted callback. */
+		/* Read before the call: the callback may free @t. */
+		t_irqsafe = t->flags & TIMER_IRQSAFE;
+		if (!t_irqsafe)
+			local_irq_restore(flags);
 		t->function(t);
 		__atomic_store_n(&rq->running_timer, NULL, __ATOMIC_RELEASE);
+		if (t_irqsafe)
+			local_irq_restore(flags);
 	}
 }
 

@@ -237,6 +237,64 @@ static void test_xarray_many(void **state)
 	xa_destroy(&xa);
 }
 
+/*
+ * xa_load() takes no lock: a reader with interrupts off on one CPU, while
+ * a writer on the other moves the slots around (inserting and erasing the
+ * even indices below), always finds the odd ones, never torn.
+ */
+#define XA_KEYS 64
+static struct xarray moving;
+static bool writer_done;
+
+static int xa_writer(void *arg)
+{
+	(void)arg;
+	for (int round = 0; round < 2000; round++)
+		for (unsigned long i = 0; i < XA_KEYS; i += 2) {
+			xa_store(&moving, i, xa_mk_value(i), GFP_KERNEL);
+			if (round % 2)
+				xa_erase(&moving, i);
+		}
+	WRITE_ONCE(writer_done, true);
+	return 0;
+}
+
+static int xa_reader(void *arg)
+{
+	unsigned long flags, misses = 0, loads = 0;
+
+	(void)arg;
+	while (!READ_ONCE(writer_done)) {
+		local_irq_save(flags);
+		for (unsigned long i = 1; i < XA_KEYS; i += 2, loads++)
+			if (xa_load(&moving, i) != xa_mk_value(i))
+				misses++;
+		local_irq_restore(flags);
+	}
+	return misses ? -1 : (loads ? 0 : -2);
+}
+
+static void test_xarray_lockless_load(void **state)
+{
+	struct task_struct *w, *r;
+
+	(void)state;
+	pk_boot(2, PREEMPT_MODEL_FULL);
+	xa_init(&moving);
+	for (unsigned long i = 1; i < XA_KEYS; i += 2)
+		xa_store(&moving, i, xa_mk_value(i), GFP_KERNEL);
+	r = kthread_create(xa_reader, NULL, "xa-reader");
+	w = kthread_create(xa_writer, NULL, "xa-writer");
+	kthread_bind(r, 0);
+	kthread_bind(w, 1);
+	wake_up_process(r);
+	wake_up_process(w);
+	assert_int_equal(kthread_stop(w), 0);
+	assert_int_equal(kthread_stop(r), 0);
+	xa_destroy(&moving);
+	machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_idr_ida),
 		cmocka_unit_test(test_xarray),
 		cmocka_unit_test(test_xarray_many),
+		cmocka_unit_test(test_xarray_lockless_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

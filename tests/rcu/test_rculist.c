@@ -42,6 +42,38 @@ static void walk(struct list_head *head, int *out, int *n)
 	rcu_read_unlock();
 }
 
+/* Outside a reader, where @cond (the updater's lock held) allows it. */
+static int walk_if(struct list_head *head, bool cond)
+{
+	struct item *it;
+	int n = 0;
+
+	list_for_each_entry_rcu(it, head, node, cond) n++;
+	return n;
+}
+
+/*
+ * A walk's optional condition is what lets an updater walk outside a
+ * reader: true, no report; false, "RCU-list traversed in non-reader
+ * section" (with CONFIG_PROVE_RCU).
+ */
+static void walk_condition_is_honoured(void **state)
+{
+	LIST_HEAD(head);
+	struct item *a = item_new(1);
+
+	(void)state;
+	list_add_rcu(&a->node, &head);
+	assert_int_equal(walk_if(&head, true), 1);
+	assert_int_equal(captured.nr, 0);
+	assert_int_equal(walk_if(&head, false), 1);
+	if (CONFIG_PROVE_RCU) {
+		assert_int_equal(captured.nr, 1);
+		assert_report_contains("non-reader");
+	}
+	free(a);
+}
+
 static void list_ops_keep_order(void **state)
 {
 	LIST_HEAD(head);
@@ -221,6 +253,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(list_ops_keep_order),
+		T(walk_condition_is_honoured),
 		T(hlist_ops_keep_order),
 		TM(readers_never_see_poisoned_entries, m_none),
 		TM(readers_never_see_poisoned_entries, m_full),

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <preempt/bottom_half.h>
+#include <preempt/debug.h>
 #include <preempt/delay.h>
 #include <preempt/hrtimer.h>
 #include <preempt/interrupt.h>
@@ -552,6 +553,50 @@ static void timers_fire_in_softirq_on_their_cpu(void **state)
 	assert_int_equal(tp.cpu, 1);
 	assert_true(tp.ctx.in_serving_softirq);
 	assert_false(tp.ctx.in_task);
+}
+
+/*
+ * A TIMER_IRQSAFE timer's function runs with interrupts off (a plain
+ * one's with them on), and del_timer_sync() waits for it with interrupts
+ * off without a report (the kernel's flush_delayed_work() does so).
+ */
+static int arm_irqsafe(void *arg)
+{
+	struct timer_probe *tp = arg;
+	struct pk_context plain;
+	unsigned long reports, flags;
+	int was;
+
+	timer_setup(&tp->timer, timer_fired, 0);
+	mod_timer(&tp->timer, jiffies + 1);
+	wait_for_completion(&tp->done);
+	plain = tp->ctx;
+	reinit_completion(&tp->done);
+	timer_setup(&tp->timer, timer_fired, TIMER_IRQSAFE);
+	mod_timer(&tp->timer, jiffies + 1);
+	wait_for_completion(&tp->done);
+	if (plain.irqs_disabled || !tp->ctx.irqs_disabled)
+		return -1;
+	reports = pk_report_count();
+	mod_timer(&tp->timer, jiffies + 1000);
+	local_irq_save(flags);
+	was = del_timer_sync(&tp->timer);
+	local_irq_restore(flags);
+	if (was != 1)
+		return -2;
+	return pk_report_count() == reports ? 0 : -3;
+}
+
+static void irqsafe_timers_run_with_interrupts_off(void **state)
+{
+	struct timer_probe tp = {.fired = 0};
+
+	(void)state;
+	init_completion(&tp.done);
+	pk_boot_online(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(kthread_stop(kthread_run(arm_irqsafe, &tp, "irqsafe")),
+			 0);
+	assert_int_equal(tp.fired, 2);
 }
 
 /*
@@ -1146,6 +1191,7 @@ int main(int argc, char **argv)
 		T(affinity_is_respected),
 		T(switching_models_loses_nothing),
 		T(timers_fire_in_softirq_on_their_cpu),
+		T(irqsafe_timers_run_with_interrupts_off),
 		T(per_cpu_counters_add_up),
 		T(ksoftirqd_runs_as_a_task_on_its_cpu),
 		T(hrtimers_fire_in_hardirq_on_their_cpu),

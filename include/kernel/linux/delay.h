@@ -8,6 +8,13 @@
 #include <preempt/delay.h>
 #include <preempt/sched.h>
 
+/*
+ * The boot's delay-loop calibration: a nominal 8000 BogoMIPS at HZ 1000
+ * (src/kernel/time.c).  udelay() here sleeps or spins on the clock, no
+ * loop count, so only code that scales a threshold by it reads it.
+ */
+extern unsigned long loops_per_jiffy;
+
 /** ssleep() - sleep @seconds.  Task context. */
 static inline void ssleep(unsigned int seconds)
 {

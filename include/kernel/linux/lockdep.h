@@ -23,4 +23,14 @@
 #define lockdep_repin_lock(l, c) ((void)(l))
 #define __lockdep_no_validate__ char pk_no_validate
 
+/** lockdep_copy_map() - @to takes @from's class.  Any context. */
+static inline void lockdep_copy_map(struct lockdep_map *to,
+				    struct lockdep_map *from)
+{
+	*to = *from;
+}
+
+/* Cross-release's invariant marker: no cross-release state here. */
+#define lockdep_invariant_state(force) ((void)(force))
+
 #endif /* _LINUX_LOCKDEP_H */

@@ -40,6 +40,21 @@ int set_cpus_allowed_ptr(
 	const struct cpumask
 		*new_mask) __asm__("pk_kernel_set_cpus_allowed_ptr");
 
+#ifndef MAX_NICE
+#define MAX_NICE 19
+#define MIN_NICE -20
+#endif
+
+/**
+ * set_user_nice() - @p's nice value.  Accepted: normal tasks here share
+ * their CPU round-robin, with no weights.  Task context.
+ */
+static inline void set_user_nice(struct task_struct *p, long nice)
+{
+	(void)p;
+	(void)nice;
+}
+
 /* No I/O accounting: io_schedule*() are schedule*(). */
 #define io_schedule_timeout(t) schedule_timeout(t)
 #define io_schedule() schedule()

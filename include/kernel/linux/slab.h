@@ -10,6 +10,7 @@
  */
 
 #include <linux/gfp.h>
+#include <linux/kasan.h>
 #include <linux/overflow.h>
 #include <linux/sched/mm.h>
 #include <linux/types.h>

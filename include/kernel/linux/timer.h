@@ -7,7 +7,8 @@
  * function runs in softirq context (TIMER_SOFTIRQ; in ktimers/N under
  * PREEMPT_RT) at the first tick at or after expires.  The timer flags are
  * accepted: TIMER_DEFERRABLE and TIMER_PINNED change nothing (timers run
- * where armed), TIMER_IRQSAFE is the behaviour anyway.
+ * where armed); a TIMER_IRQSAFE timer's function runs with interrupts off,
+ * and del_timer_sync() may wait for it with them off.
  */
 
 #include <linux/jiffies.h>
@@ -26,6 +27,7 @@
 #define __TIMER_INITIALIZER(_function, _flags)                                 \
 	{                                                                      \
 		.entry = {NULL, NULL}, .function = (_function), .cpu = -1,     \
+		.flags = (_flags)&TIMER_IRQSAFE,                               \
 	}
 /** DEFINE_TIMER() - a timer @_name calling @_function, not armed. */
 #define DEFINE_TIMER(_name, _function)                                         \
@@ -42,6 +44,7 @@
 #define destroy_timer_on_stack(t) ((void)(t))
 #define timer_setup_on_stack(t, fn, flags) timer_setup(t, fn, flags)
 #define add_timer_on(t, cpu) add_timer(t)
+#define add_timer_global(t) add_timer(t)
 
 /** mod_timer_pending() - mod_timer() only if @t is pending. */
 static inline int mod_timer_pending(struct timer_list *t, unsigned long expires)

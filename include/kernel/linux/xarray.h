@@ -32,6 +32,7 @@ struct xarray {
 	spinlock_t xa_lock;
 	gfp_t xa_flags;
 	unsigned int pk_nr, pk_cap;
+	unsigned int pk_seq; /* odd while slots move (xa_load() retries) */
 	struct pk_xa_slot *pk_slots;
 	unsigned long pk_next; /* xa_alloc_cyclic()'s next ID */
 };
