@@ -130,12 +130,57 @@ static void test_timers_every_model(void **state)
 	preempt_model_set(PREEMPT_MODEL_FULL);
 }
 
+/* add_timer_on(): the callback runs on the CPU asked for, whoever armed it. */
+struct remote_timer {
+	struct timer_list timer;
+	int cpu;
+	struct completion done;
+};
+
+static void remote_fn(struct timer_list *t)
+{
+	struct remote_timer *rt = from_timer(rt, t, timer);
+
+	rt->cpu = smp_processor_id();
+	complete(&rt->done);
+}
+
+static int remote_task(void *arg)
+{
+	struct remote_timer *rt = arg;
+
+	timer_setup(&rt->timer, remote_fn, 0);
+	init_completion(&rt->done);
+	rt->timer.expires = jiffies + 2;
+	add_timer_on(&rt->timer, 1);
+	wait_for_completion(&rt->done);
+	return smp_processor_id();
+}
+
+static void test_add_timer_on_another_cpu(void **state)
+{
+	struct remote_timer rt = {.cpu = -1};
+	struct task_struct *k;
+
+	(void)state;
+	pk_boot(2, PREEMPT_MODEL_FULL);
+	k = kthread_create(remote_task, &rt, "armer");
+	kthread_bind(k, 0);
+	get_task_struct(k);
+	wake_up_process(k);
+	assert_int_equal(kthread_stop(k), 0); /* armed on vCPU 0 */
+	put_task_struct(k);
+	machine_shutdown();
+	assert_int_equal(rt.cpu, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conversions),
 		cmocka_unit_test(test_jiffies_variable),
 		cmocka_unit_test(test_timers_every_model),
+		cmocka_unit_test(test_add_timer_on_another_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,7 +43,6 @@
 #define try_to_del_timer_sync(t) del_timer(t)
 #define destroy_timer_on_stack(t) ((void)(t))
 #define timer_setup_on_stack(t, fn, flags) timer_setup(t, fn, flags)
-#define add_timer_on(t, cpu) add_timer(t)
 #define add_timer_global(t) add_timer(t)
 
 /** mod_timer_pending() - mod_timer() only if @t is pending. */
