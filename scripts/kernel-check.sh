@@ -17,7 +17,7 @@ lib/sort.c lib/list_sort.c lib/bsearch.c lib/glob.c lib/ratelimit.c lib/bcd.c li
 lib/rbtree.c lib/plist.c lib/timerqueue.c lib/math/gcd.c lib/math/lcm.c lib/kstrtox.c lib/cmdline.c
 lib/hexdump.c lib/uuid.c lib/refcount.c lib/dec_and_lock.c lib/math/int_sqrt.c lib/math/int_pow.c
 lib/argv_split.c lib/klist.c lib/errseq.c lib/crc16.c lib/crc-ccitt.c lib/crc-itu-t.c lib/crc7.c lib/crc8.c
-lib/hweight.c lib/find_bit.c lib/lockref.c kernel/notifier.c kernel/range.c mm/page_counter.c kernel/rcu/sync.c kernel/irq_work.c kernel/async.c lib/list_debug.c"
+lib/hweight.c lib/find_bit.c lib/lockref.c kernel/notifier.c kernel/range.c mm/page_counter.c kernel/rcu/sync.c kernel/irq_work.c kernel/async.c"
 # Private headers those files include from their own directory.
 headers="lib/kstrtox.h kernel/workqueue_internal.h"
 # check:objects pairs: tests/kernel-check/check_<check>.c links <object>.o
@@ -28,8 +28,7 @@ rbtree:rbtree plist:plist timerqueue:timerqueue+rbtree gcd_lcm:gcd+lcm kstrtox:k
 hexdump:hexdump uuid:uuid refcount:refcount+dec_and_lock
 int_math:int_sqrt+int_pow argv_split:argv_split klist:klist errseq:errseq crc:crc16+crc-ccitt+crc-itu-t+crc7+crc8
 notifier:notifier range:range+sort page_counter:page_counter+cmdline
-rcu_sync:sync irq_work:irq_work async:async hweight:hweight find_bit:find_bit lockref:lockref
-list_debug:list_debug"
+rcu_sync:sync irq_work:irq_work async:async hweight:hweight find_bit:find_bit lockref:lockref"
 
 # The kernel version: $KERNEL_VERSION, by default 6.12 (the one issue 15
 # names; Debian bookworm has it as linux-source-6.12, and 6.1 as
@@ -41,9 +40,12 @@ version=${KERNEL_VERSION:-6.12}
 # kernel/workqueue.c from 6.12 only: linux/workqueue.h is 6.12's form
 # (WQ_BH, the disable count in the data word, enable_work()), which 6.1's
 # file predates.
+# lib/list_debug.c from 6.12 only: 6.1's checks are __list_add_valid()
+# and __list_del_entry_valid() themselves; 6.6 renamed the out-of-line
+# halves to ..._or_report(), the form linux/list.h calls.
 if [ "$version" != 6.1 ]; then
-	files="$files lib/bitmap.c lib/bitmap-str.c kernel/workqueue.c"
-	pairs="$pairs bitmap:bitmap bitmap_str:bitmap-str+kstrtox workqueue:workqueue"
+	files="$files lib/bitmap.c lib/bitmap-str.c kernel/workqueue.c lib/list_debug.c"
+	pairs="$pairs bitmap:bitmap bitmap_str:bitmap-str+kstrtox workqueue:workqueue list_debug:list_debug"
 fi
 tarball=/usr/src/linux-source-$version.tar.xz
 if [ ! -f "$tarball" ]; then
