@@ -373,6 +373,79 @@ static void test_cpuhp_states(void **state)
 	machine_shutdown();
 }
 
+/* A multi-instance state: each instance set up and torn down per CPU. */
+struct hp_dev {
+	struct hlist_node node;
+	int up[2];    /* per CPU: 1 started on it, 0 torn down, <0 wrong CPU */
+	int fail_cpu; /* this instance's startup refuses that CPU */
+};
+
+static int hp_multi_startup(unsigned int cpu, struct hlist_node *node)
+{
+	struct hp_dev *d = hlist_entry(node, struct hp_dev, node);
+
+	if ((int)cpu == d->fail_cpu)
+		return -EBUSY;
+	d->up[cpu] = smp_processor_id() == (int)cpu ? 1 : -1;
+	return 0;
+}
+
+static int hp_multi_teardown(unsigned int cpu, struct hlist_node *node)
+{
+	struct hp_dev *d = hlist_entry(node, struct hp_dev, node);
+
+	d->up[cpu] = smp_processor_id() == (int)cpu ? 0 : -2;
+	return 0;
+}
+
+static int hotplug_multi(void *arg)
+{
+	struct hp_dev a = {.fail_cpu = -1}, b = {.fail_cpu = 1},
+		      c = {.fail_cpu = -1, .up = {7, 7}};
+	int state;
+
+	(void)arg;
+	state = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "test:multi",
+					hp_multi_startup, hp_multi_teardown);
+	if (state < CPUHP_AP_ONLINE_DYN)
+		return -1;
+	if (cpuhp_state_add_instance(state, &a.node) || a.up[0] != 1 ||
+	    a.up[1] != 1)
+		return -2;
+	/* b refuses CPU 1: CPU 0 torn down again, b not added. */
+	if (cpuhp_state_add_instance(state, &b.node) != -EBUSY || b.up[0] != 0)
+		return -3;
+	/* Without the calls: added, nothing run. */
+	if (cpuhp_state_add_instance_nocalls(state, &c.node) || c.up[0] != 7)
+		return -4;
+	if (cpuhp_state_remove_instance(state, &a.node) || a.up[0] != 0 ||
+	    a.up[1] != 0)
+		return -5;
+	if (cpuhp_state_remove_instance_nocalls(state, &c.node) || c.up[1] != 7)
+		return -6;
+	cpuhp_remove_multi_state(state);
+	/* Removed with an instance left: the kernel's warning. */
+	state = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "test:left",
+					hp_multi_startup, hp_multi_teardown);
+	if (state < CPUHP_AP_ONLINE_DYN ||
+	    cpuhp_state_add_instance_nocalls(state, &c.node))
+		return -7;
+	cpuhp_remove_multi_state(state);
+	return 0;
+}
+
+static void test_cpuhp_multi_instance(void **state)
+{
+	(void)state;
+	capture_reset();
+	pk_boot(2, PREEMPT_MODEL_FULL);
+	assert_int_equal(run_on_machine(hotplug_multi, NULL), 0);
+	machine_shutdown();
+	assert_int_equal(captured.nr, 1); /* the second state's only */
+	assert_report_contains("which has instances left");
+	capture_stop();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_local_lock),
 		cmocka_unit_test(test_set_cpus_allowed),
 		cmocka_unit_test(test_cpuhp_states),
+		cmocka_unit_test(test_cpuhp_multi_instance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

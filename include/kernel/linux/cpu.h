@@ -69,4 +69,36 @@ void __cpuhp_remove_state(enum cpuhp_state state, bool invoke);
 #define cpuhp_remove_state(state) __cpuhp_remove_state(state, true)
 #define cpuhp_remove_state_nocalls(state) __cpuhp_remove_state(state, false)
 
+/*
+ * Multi-instance states: the callbacks take an instance (@node, embedded
+ * in the caller's object) as well as the CPU.  Setting the state up runs
+ * nothing; adding an instance runs its startup on every online CPU (each
+ * on its CPU; a failure tears the CPUs done down again and the instance
+ * is not added); removing one runs its teardowns.  Removing the state
+ * with instances left is a warning, as in the kernel.  Task context.
+ */
+struct hlist_node;
+int __cpuhp_state_add_instance(enum cpuhp_state state, struct hlist_node *node,
+			       bool invoke);
+int __cpuhp_state_remove_instance(enum cpuhp_state state,
+				  struct hlist_node *node, bool invoke);
+
+static inline int cpuhp_setup_state_multi(
+	enum cpuhp_state state, const char *name,
+	int (*startup)(unsigned int cpu, struct hlist_node *node),
+	int (*teardown)(unsigned int cpu, struct hlist_node *node))
+{
+	return __cpuhp_setup_state(state, name, false, (void *)startup,
+				   (void *)teardown, true);
+}
+#define cpuhp_state_add_instance(state, node)                                  \
+	__cpuhp_state_add_instance(state, node, true)
+#define cpuhp_state_add_instance_nocalls(state, node)                          \
+	__cpuhp_state_add_instance(state, node, false)
+#define cpuhp_state_remove_instance(state, node)                               \
+	__cpuhp_state_remove_instance(state, node, true)
+#define cpuhp_state_remove_instance_nocalls(state, node)                       \
+	__cpuhp_state_remove_instance(state, node, false)
+#define cpuhp_remove_multi_state(state) __cpuhp_remove_state(state, false)
+
 #endif /* _LINUX_CPU_H */
