@@ -250,14 +250,11 @@ static int pinger(void *arg)
 	return 0;
 }
 
-/* wake_list = -1: remote wake-ups lock the other runqueue and still land;
- * the list stays unused. */
-static void wake_list_off_is_unused(void **state)
+/* Two tasks, one on each vCPU, waking each other 500 times. */
+static void ping_pong(void)
 {
 	struct task_struct *a, *b;
 
-	(void)state;
-	boot_wake_list(-1);
 	pp_turn = 0;
 	a = start_on(pinger, (void *)0L, 0, NORMAL);
 	b = start_on(pinger, (void *)1L, 1, NORMAL);
@@ -267,6 +264,15 @@ static void wake_list_off_is_unused(void **state)
 	assert_int_equal(kthread_stop(b), 0);
 	put_task_struct(a);
 	put_task_struct(b);
+}
+
+/* wake_list = -1: remote wake-ups lock the other runqueue and still land;
+ * the list stays unused. */
+static void wake_list_off_is_unused(void **state)
+{
+	(void)state;
+	boot_wake_list(-1);
+	ping_pong();
 	for (int cpu = 0; cpu < 2; cpu++)
 		assert_int_equal(pk_sched_cpu_stats(cpu).wake_list_tasks, 0);
 }
@@ -280,7 +286,7 @@ static void wake_list_off_is_unused(void **state)
  */
 static void default_lists_only_for_idle(void **state)
 {
-	struct task_struct *spin, *w, *a, *b;
+	struct task_struct *spin, *w;
 	unsigned long before;
 
 	(void)state;
@@ -308,15 +314,7 @@ static void default_lists_only_for_idle(void **state)
 	assert_int_equal(kthread_stop(spin), 0);
 
 	before = pk_sched_cpu_stats(1).wake_list_tasks;
-	pp_turn = 0;
-	a = start_on(pinger, (void *)0L, 0, NORMAL);
-	b = start_on(pinger, (void *)1L, 1, NORMAL);
-	get_task_struct(a);
-	get_task_struct(b);
-	assert_int_equal(kthread_stop(a), 0);
-	assert_int_equal(kthread_stop(b), 0);
-	put_task_struct(a);
-	put_task_struct(b);
+	ping_pong();
 	assert_true(pk_sched_cpu_stats(1).wake_list_tasks > before);
 }
 
