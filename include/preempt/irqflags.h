@@ -25,9 +25,8 @@
 #define CONFIG_TRACE_IRQFLAGS CONFIG_DEBUG_PREEMPT
 #endif
 
-/* Where interrupts were last disabled (debug builds): reports print it. */
-extern __thread unsigned long pk_irqs_disabled_ip
-	__attribute__((tls_model("initial-exec")));
+/* Where interrupts were last disabled (debug builds), reports print it:
+ * pk_irqs_disabled_ip, in <preempt/preempt.h>'s struct pk_task_vars. */
 
 /*
  * Set by the interrupt signal handler when it found interrupts disabled and
