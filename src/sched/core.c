@@ -186,17 +186,30 @@ static __always_inline struct task_struct *rotate_fair(struct rq *rq,
 	struct list_head *head = &rq->fair_queue, *first = head->next;
 	struct list_head *node = &prev->pk_run_node;
 
+	/*
+	 * The barriers keep each pair of stores two plain moves: GCC's
+	 * vectorizer would pair them through an SSE register, three
+	 * instructions for two.
+	 */
 	if (first->next == head) {
 		node->next = head;
+		barrier();
 		node->prev = head;
 		head->next = node;
+		barrier();
 		head->prev = node;
 	} else {
 		first->next->prev = head;
 		head->next = first->next;
-		list_add_tail(node, head);
+		node->next = head;
+		barrier();
+		node->prev = head->prev;
+		head->prev->next = node;
+		head->prev = node;
 	}
-	INIT_LIST_HEAD(first);
+	first->next = first;
+	barrier();
+	first->prev = first;
 	prev->pk_on_rq = 1;
 	return list_entry(first, struct task_struct, pk_run_node);
 }
@@ -430,32 +443,40 @@ static void report_schedule_atomic(struct task_struct *prev)
 static void ttwu_pending_locked(struct rq *rq);
 
 /*
- * Pick and switch.  Returns NULL when @prev keeps the CPU (everything
- * undone), else the context that switched back to it, in the task that
- * resumes: the switch is a tail call of __schedule_preempt() and
- * __schedule_sleep(), so it returns straight into __schedule(), which
+ * The switch proper, rq lock held, @next chosen and not @prev.  Returns
+ * the context that switched back to @prev, in the task that resumes: it
+ * is a tail call of __schedule_preempt() and __schedule_sleep() (and of
+ * their slow paths), so it returns straight into __schedule(), which
  * finishes it.  No frame of theirs lives across the switch, so the
  * switch's own register save is the only one.
  */
-static __always_inline struct pk_context *__schedule_switch(bool preempt)
+static __always_inline struct pk_context *
+switch_to_next(struct rq *rq, struct task_struct *prev,
+	       struct task_struct *next, bool hooks)
 {
-	struct task_struct *prev, *next;
-	struct rq *rq = pk_this_rq;
+	/* No slice to refill: every task starts with one, and the tick
+	 * refills it the moment it runs out (pk_sched_tick()). */
+	rq->curr = next;
+	rq->prev = prev;
+	next->cpu = rq->cpu;
+	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
+	rq->stats.nr_switches++;
+	if (hooks && unlikely(switch_hooks_any))
+		run_sched_out(prev, next);
+	save_task_tls(rq, prev);
+	load_task_tls(rq, next);
+	pk_current = next;
+	return pk_context_switch(prev->pk_ctx, next->pk_ctx);
+}
 
-	/*
-	 * Every way in passed schedule_debug() (count zero, so interrupts
-	 * on) and then preempt_disable(): interrupts go off with no depth to
-	 * read.  Without the irq tracer, one add takes them and the rq lock's
-	 * preemption count; preemption is off already, so before the lock.
-	 */
-	if (CONFIG_TRACE_IRQFLAGS) {
-		__pk_irq_disable_from(0, _THIS_IP_);
-		__preempt_count_add(PREEMPT_LOCK_OFFSET);
-	} else {
-		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET);
-	}
-	pk_raw_lock(&rq->lock);
-	prev = rq->curr;
+/*
+ * Pick with the rq lock held, and switch.  Returns NULL when @prev keeps
+ * the CPU (everything undone), else as switch_to_next().
+ */
+static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
+							    bool preempt)
+{
+	struct task_struct *prev = rq->curr, *next;
 
 	/* A signal that the sleep admits ends it before it begins. */
 	if (!preempt && prev->__state != TASK_RUNNING &&
@@ -467,25 +488,18 @@ static __always_inline struct pk_context *__schedule_switch(bool preempt)
 	 * would hold them back). */
 	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED)))
 		ttwu_pending_locked(rq);
-	next = NULL;
 	/* A dead task leaves for good, even if preempted on its way out. */
 	if ((!preempt && prev->__state != TASK_RUNNING) ||
 	    prev->__state == TASK_DEAD)
 		prev->pk_on_rq = 0; /* going to sleep */
-	else if (prev != rq->idle && likely(!is_rt(prev)) &&
-		 !(rq->rt_bitmap[0] | rq->rt_bitmap[1]) &&
-		 !list_empty(&rq->fair_queue))
-		next = rotate_fair(rq, prev); /* a yield's usual case */
 	else if (prev != rq->idle)
 		enqueue_task(rq, prev, preempt && is_rt(prev));
 
-	if (!next) {
-		next = peek_next(rq);
-		if (next)
-			dequeue_task(rq, next);
-		else
-			next = rq->idle;
-	}
+	next = peek_next(rq);
+	if (next)
+		dequeue_task(rq, next);
+	else
+		next = rq->idle;
 	clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 
@@ -495,19 +509,76 @@ static __always_inline struct pk_context *__schedule_switch(bool preempt)
 		local_irq_enable();
 		return NULL;
 	}
-	/* No slice to refill: every task starts with one, and the tick
-	 * refills it the moment it runs out (pk_sched_tick()). */
-	rq->curr = next;
-	rq->prev = prev;
-	next->cpu = rq->cpu;
-	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
-	rq->stats.nr_switches++;
-	if (unlikely(switch_hooks_any))
-		run_sched_out(prev, next);
-	save_task_tls(rq, prev);
-	load_task_tls(rq, next);
-	pk_current = next;
-	return pk_context_switch(prev->pk_ctx, next->pk_ctx);
+	return switch_to_next(rq, prev, next, true);
+}
+
+/* The slow paths, out of line: they keep the fast paths free of calls,
+ * so that those need no registers saved. */
+static __attribute__((noinline)) struct pk_context *
+__schedule_slow(struct rq *rq, bool preempt)
+{
+	return __schedule_locked(rq, preempt);
+}
+
+static __attribute__((noinline)) struct pk_context *
+__schedule_contended(struct rq *rq, bool preempt)
+{
+	pk_raw_lock_slow(&rq->lock);
+	return __schedule_locked(rq, preempt);
+}
+
+/*
+ * Every way in passed schedule_debug() (count zero, so interrupts on) and
+ * then preempt_disable(): interrupts go off with no depth to read.
+ * Without the irq tracer, one add takes them and the rq lock's preemption
+ * count; preemption is off already, so before the lock.  True when the
+ * lock is taken; else it is the caller's to take (contended).
+ */
+static __always_inline bool __schedule_enter(struct rq *rq)
+{
+	if (CONFIG_TRACE_IRQFLAGS) {
+		__pk_irq_disable_from(0, _THIS_IP_);
+		__preempt_count_add(PREEMPT_LOCK_OFFSET);
+	} else {
+		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET);
+	}
+	return likely(!__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * A preemption or a yield: @prev stays runnable.  The usual case -- a
+ * normal task, others of its class queued, no real-time task waiting,
+ * nothing on the wake list, no hooks -- rotates it into the queue and
+ * switches to the head without a call; anything else takes the full path.
+ */
+static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
+{
+	struct rq *rq = pk_this_rq;
+	struct task_struct *prev;
+
+	if (unlikely(!__schedule_enter(rq)))
+		return __schedule_contended(rq, true);
+	prev = rq->curr;
+	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
+		     prev == rq->idle || is_rt(prev) ||
+		     prev->__state == TASK_DEAD ||
+		     (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
+		     list_empty(&rq->fair_queue) || switch_hooks_any))
+		return __schedule_slow(rq, true);
+	clear_preempt_need_resched();
+	rq->lazy_resched = 0;
+	/* The queue's head is another task: prev was not on the queue. */
+	return switch_to_next(rq, prev, rotate_fair(rq, prev), false);
+}
+
+/* A sleep (schedule() with a state set), or a running task's schedule(). */
+static __attribute__((noinline)) struct pk_context *__schedule_sleep(void)
+{
+	struct rq *rq = pk_this_rq;
+
+	if (unlikely(!__schedule_enter(rq)))
+		return __schedule_contended(rq, false);
+	return __schedule_slow(rq, false);
 }
 
 /*
@@ -515,17 +586,6 @@ static __always_inline struct pk_context *__schedule_switch(bool preempt)
  * Entered with preempt_disable() done; @preempt: the task is being
  * preempted, so it stays runnable whatever its state says.
  */
-/* The two ways in, each with @preempt a constant. */
-static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
-{
-	return __schedule_switch(true);
-}
-
-static __attribute__((noinline)) struct pk_context *__schedule_sleep(void)
-{
-	return __schedule_switch(false);
-}
-
 static __always_inline void __schedule(bool preempt)
 {
 	if (preempt ? __schedule_preempt() : __schedule_sleep())
