@@ -95,6 +95,57 @@ static void yield_while_atomic_is_reported_and_not_leaked(void **state)
 	assert_report_contains("BUG: scheduling while atomic: yielder/");
 }
 
+/* ---- yield() among normal tasks: round robin ---- */
+
+#define RR_TASKS 3
+#define RR_ROUNDS 50
+static int rr_started;
+static int rr_log[RR_TASKS * RR_ROUNDS];
+static int rr_pos;
+
+static int rr_task(void *arg)
+{
+	int id = (int)(long)arg;
+
+	__atomic_add_fetch(&rr_started, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&rr_started, __ATOMIC_ACQUIRE) < RR_TASKS)
+		yield();
+	for (int i = 0; i < RR_ROUNDS; i++) {
+		rr_log[__atomic_fetch_add(&rr_pos, 1, __ATOMIC_ACQ_REL)] = id;
+		yield();
+	}
+	return 0;
+}
+
+/*
+ * Three normal tasks on one vCPU under voluntary (no preemption but at
+ * the yields): each yield puts the task at the queue's tail and runs the
+ * head, so the tasks take turns in a fixed order -- yield()'s fast path,
+ * which rotates the queue in one step, with more than one task queued.
+ */
+static void yield_takes_turns_in_queue_order(void **state)
+{
+	struct task_struct *t[RR_TASKS];
+
+	(void)state;
+	rr_started = 0;
+	rr_pos = 0;
+	pk_boot_online(1, PREEMPT_MODEL_VOLUNTARY);
+	for (long i = 0; i < RR_TASKS; i++)
+		t[i] = kthread_create(rr_task, (void *)i, "rr-%ld", i);
+	for (int i = 0; i < RR_TASKS; i++)
+		wake_up_process(t[i]);
+	for (int i = 0; i < RR_TASKS; i++)
+		assert_int_equal(kthread_stop(t[i]), 0);
+	assert_int_equal(rr_pos, RR_TASKS * RR_ROUNDS);
+	/* The first three are the three tasks; then the same order again. */
+	assert_int_not_equal(rr_log[0], rr_log[1]);
+	assert_int_not_equal(rr_log[1], rr_log[2]);
+	assert_int_not_equal(rr_log[0], rr_log[2]);
+	for (int i = RR_TASKS; i < RR_TASKS * RR_ROUNDS; i++)
+		assert_int_equal(rr_log[i], rr_log[i - RR_TASKS]);
+}
+
 /* ---- 7: msleep() in a tasklet ---- */
 
 static int tasklet_done, task_done;
@@ -212,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(yield_while_atomic_is_reported_and_not_leaked),
+		T(yield_takes_turns_in_queue_order),
 		T(msleep_in_a_tasklet_is_reported_and_survived),
 		T(waker_yields_while_the_target_is_on_cpu),
 	};
