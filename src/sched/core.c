@@ -527,6 +527,14 @@ __schedule_contended(struct rq *rq, bool preempt)
 	return __schedule_locked(rq, preempt);
 }
 
+/* The switch with hooks to run (RCU linked in, say): they are calls. */
+static __attribute__((noinline)) struct pk_context *
+switch_to_next_hooked(struct rq *rq, struct task_struct *prev,
+		      struct task_struct *next)
+{
+	return switch_to_next(rq, prev, next, true);
+}
+
 /*
  * Every way in passed schedule_debug() (count zero, so interrupts on) and
  * then preempt_disable(): interrupts go off with no depth to read.
@@ -548,13 +556,14 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 /*
  * A preemption or a yield: @prev stays runnable.  The usual case -- a
  * normal task, others of its class queued, no real-time task waiting,
- * nothing on the wake list, no hooks -- rotates it into the queue and
- * switches to the head without a call; anything else takes the full path.
+ * nothing on the wake list -- rotates it into the queue and switches to
+ * the head without a call (the switch hooks, when there are any, are one
+ * tail call); anything else takes the full path.
  */
 static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
 {
 	struct rq *rq = pk_this_rq;
-	struct task_struct *prev;
+	struct task_struct *prev, *next;
 
 	if (unlikely(!__schedule_enter(rq)))
 		return __schedule_contended(rq, true);
@@ -563,12 +572,15 @@ static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
 		     prev == rq->idle || is_rt(prev) ||
 		     prev->__state == TASK_DEAD ||
 		     (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
-		     list_empty(&rq->fair_queue) || switch_hooks_any))
+		     list_empty(&rq->fair_queue)))
 		return __schedule_slow(rq, true);
 	clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 	/* The queue's head is another task: prev was not on the queue. */
-	return switch_to_next(rq, prev, rotate_fair(rq, prev), false);
+	next = rotate_fair(rq, prev);
+	if (unlikely(switch_hooks_any))
+		return switch_to_next_hooked(rq, prev, next);
+	return switch_to_next(rq, prev, next, false);
 }
 
 /* A sleep (schedule() with a state set), or a running task's schedule(). */
