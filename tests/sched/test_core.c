@@ -108,7 +108,12 @@ static int rr_task(void *arg)
 	int id = (int)(long)arg;
 
 	__atomic_add_fetch(&rr_started, 1, __ATOMIC_ACQ_REL);
-	while (__atomic_load_n(&rr_started, __ATOMIC_ACQUIRE) < RR_TASKS)
+	/* Round robin starts the others within a round or two; a bound in
+	 * yields, so a scheduler that starves one fails instead of hanging. */
+	for (int i = 0;
+	     i < 1000 &&
+	     __atomic_load_n(&rr_started, __ATOMIC_ACQUIRE) < RR_TASKS;
+	     i++)
 		yield();
 	for (int i = 0; i < RR_ROUNDS; i++) {
 		rr_log[__atomic_fetch_add(&rr_pos, 1, __ATOMIC_ACQ_REL)] = id;
