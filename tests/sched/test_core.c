@@ -99,7 +99,7 @@ static void yield_while_atomic_is_reported_and_not_leaked(void **state)
 
 #define RR_TASKS 3
 #define RR_ROUNDS 50
-static int rr_started;
+static struct task_struct *rr_tasks[RR_TASKS];
 static int rr_log[RR_TASKS * RR_ROUNDS];
 static int rr_pos;
 
@@ -107,14 +107,11 @@ static int rr_task(void *arg)
 {
 	int id = (int)(long)arg;
 
-	__atomic_add_fetch(&rr_started, 1, __ATOMIC_ACQ_REL);
-	/* Round robin starts the others within a round or two; a bound in
-	 * yields, so a scheduler that starves one fails instead of hanging. */
-	for (int i = 0;
-	     i < 1000 &&
-	     __atomic_load_n(&rr_started, __ATOMIC_ACQUIRE) < RR_TASKS;
-	     i++)
-		yield();
+	/* The first wakes the others on its own vCPU: queued at once, in
+	 * order, behind it (same class: no preemption). */
+	if (id == 0)
+		for (int i = 1; i < RR_TASKS; i++)
+			wake_up_process(rr_tasks[i]);
 	for (int i = 0; i < RR_ROUNDS; i++) {
 		rr_log[__atomic_fetch_add(&rr_pos, 1, __ATOMIC_ACQ_REL)] = id;
 		yield();
@@ -125,30 +122,23 @@ static int rr_task(void *arg)
 /*
  * Three normal tasks on one vCPU under voluntary (no preemption but at
  * the yields): each yield puts the task at the queue's tail and runs the
- * head, so the tasks take turns in a fixed order -- yield()'s fast path,
- * which rotates the queue in one step, with more than one task queued.
+ * head, so the tasks take turns in the order they were queued --
+ * yield()'s fast path, which rotates the queue in one step, with more
+ * than one task queued.
  */
 static void yield_takes_turns_in_queue_order(void **state)
 {
-	struct task_struct *t[RR_TASKS];
-
 	(void)state;
-	rr_started = 0;
 	rr_pos = 0;
 	pk_boot_online(1, PREEMPT_MODEL_VOLUNTARY);
 	for (long i = 0; i < RR_TASKS; i++)
-		t[i] = kthread_create(rr_task, (void *)i, "rr-%ld", i);
+		rr_tasks[i] = kthread_create(rr_task, (void *)i, "rr-%ld", i);
+	wake_up_process(rr_tasks[0]);
 	for (int i = 0; i < RR_TASKS; i++)
-		wake_up_process(t[i]);
-	for (int i = 0; i < RR_TASKS; i++)
-		assert_int_equal(kthread_stop(t[i]), 0);
+		assert_int_equal(kthread_stop(rr_tasks[i]), 0);
 	assert_int_equal(rr_pos, RR_TASKS * RR_ROUNDS);
-	/* The first three are the three tasks; then the same order again. */
-	assert_int_not_equal(rr_log[0], rr_log[1]);
-	assert_int_not_equal(rr_log[1], rr_log[2]);
-	assert_int_not_equal(rr_log[0], rr_log[2]);
-	for (int i = RR_TASKS; i < RR_TASKS * RR_ROUNDS; i++)
-		assert_int_equal(rr_log[i], rr_log[i - RR_TASKS]);
+	for (int i = 0; i < RR_TASKS * RR_ROUNDS; i++)
+		assert_int_equal(rr_log[i], i % RR_TASKS);
 }
 
 /* ---- 7: msleep() in a tasklet ---- */
