@@ -352,8 +352,8 @@ int pk_switch_hook_unregister(struct pk_switch_hook *hook)
 	return -ENOENT;
 }
 
-static __attribute__((noinline, cold)) void
-run_sched_out(struct task_struct *prev, struct task_struct *next)
+/* Not cold: RCU's hooks run at every switch of a program that links it. */
+static void run_sched_out(struct task_struct *prev, struct task_struct *next)
 {
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->sched_out(prev, next);
@@ -362,8 +362,7 @@ run_sched_out(struct task_struct *prev, struct task_struct *next)
 			h->sched_out(prev, next);
 }
 
-static __attribute__((noinline, cold)) void
-run_sched_in(struct task_struct *prev, struct task_struct *next)
+static void run_sched_in(struct task_struct *prev, struct task_struct *next)
 {
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->sched_in(prev, next);
@@ -377,7 +376,7 @@ run_sched_in(struct task_struct *prev, struct task_struct *next)
  * let the previous task go (it may be dead, or wanted elsewhere) and drop
  * the rq lock and the interrupt-disable the switch held.
  */
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline)) void
 finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 {
 	bool dead = prev && prev->__state == TASK_DEAD;
