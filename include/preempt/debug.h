@@ -59,15 +59,11 @@ void might_resched(void);
 #endif
 
 /*
- * The per-task counters that reports and checks read.  They live with the
- * word in TLS and are saved and restored with it on context switch.
+ * The per-task counters that reports and checks read, pk_non_block_count
+ * and pk_migrate_disable_count, and pk_preempt_disable_ip live in TLS in
+ * <preempt/preempt.h>'s struct pk_task_vars, saved and loaded with the
+ * task at each context switch.
  */
-extern __thread int pk_non_block_count
-	__attribute__((tls_model("initial-exec")));
-extern __thread int pk_migrate_disable_count
-	__attribute__((tls_model("initial-exec")));
-extern __thread unsigned long pk_preempt_disable_ip
-	__attribute__((tls_model("initial-exec")));
 
 /*
  * RCU's per-task reader state, kept here (below the rcu layer) because

@@ -25,9 +25,8 @@
 #define CONFIG_TRACE_IRQFLAGS CONFIG_DEBUG_PREEMPT
 #endif
 
-/* Where interrupts were last disabled (debug builds): reports print it. */
-extern __thread unsigned long pk_irqs_disabled_ip
-	__attribute__((tls_model("initial-exec")));
+/* Where interrupts were last disabled (debug builds), reports print it:
+ * pk_irqs_disabled_ip, in <preempt/preempt.h>'s struct pk_task_vars. */
 
 /*
  * Set by the interrupt signal handler when it found interrupts disabled and
@@ -41,6 +40,25 @@ void pk_irq_replay(void);
 
 /* Debug check (CONFIG_TRACE_IRQFLAGS): restore to enabled from enabled. */
 void pk_warn_bogus_irq_restore(void);
+
+/*
+ * Lines left pending while interrupts were off?  Read at an enabling edge,
+ * after the depth is cleared.  x86: one compare with the TLS slot as its
+ * operand, no load into a register first.
+ */
+static __always_inline bool __pk_irq_pending(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	bool pending;
+
+	__asm__ __volatile__("cmpl $0, %1"
+			     : "=@ccnz"(pending)
+			     : "m"(pk_irq_soft_pending));
+	return pending;
+#else
+	return pk_task_tls(pk_irq_soft_pending) != 0;
+#endif
+}
 
 static __always_inline unsigned long __pk_irq_depth_bits(void)
 {
@@ -83,7 +101,7 @@ static __always_inline void __pk_irq_enable(unsigned long ip)
 	/* A signal before the and left its lines pending; one after it ran
 	 * them itself.  So the flag is read after the depth is cleared. */
 	barrier();
-	if (unlikely(pk_task_tls(pk_irq_soft_pending)))
+	if (unlikely(__pk_irq_pending()))
 		pk_irq_replay();
 	pk_sim_hook(PK_SIM_IRQ_ON);
 }
@@ -111,9 +129,14 @@ static __always_inline void __pk_irq_restore(unsigned long flags,
 
 	/*
 	 * Back to enabled, the common case, is an enable: one and, no load
-	 * of the word to wait for (the debug build keeps its checks below).
+	 * of the word to wait for.  The debug build first checks that they
+	 * are off (a restore to enabled from enabled only warns).
 	 */
-	if (!CONFIG_TRACE_IRQFLAGS && likely(!flags)) {
+	if (likely(!flags)) {
+		if (CONFIG_TRACE_IRQFLAGS && unlikely(!__pk_irq_depth_bits())) {
+			pk_warn_bogus_irq_restore();
+			return;
+		}
 		__pk_irq_enable(ip);
 		return;
 	}
@@ -122,18 +145,12 @@ static __always_inline void __pk_irq_restore(unsigned long flags,
 	barrier();
 	if (CONFIG_TRACE_IRQFLAGS && unlikely(!depth))
 		pk_warn_bogus_irq_restore();
-	/* Field-local: the difference never borrows outside the field. */
+	/* Back to the saved depth, disabled: no enabling edge here.
+	 * Field-local: the difference never borrows outside the field. */
 	if (likely(depth != flags)) {
-		if (CONFIG_TRACE_IRQFLAGS && !flags)
-			pk_trace(irqs_on, ip);
 		__pk_word_add((unsigned int)(flags - depth));
 		if (CONFIG_TRACE_IRQFLAGS && !depth)
 			pk_trace(irqs_off, ip);
-		barrier();
-		if (!flags && unlikely(pk_task_tls(pk_irq_soft_pending)))
-			pk_irq_replay();
-		if (!flags)
-			pk_sim_hook(PK_SIM_IRQ_ON);
 	}
 }
 

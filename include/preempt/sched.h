@@ -104,11 +104,7 @@ struct task_struct {
 	void *pk_data;
 	/* Per-task state the vCPU thread keeps in TLS while the task runs. */
 	int pk_saved_errno;
-	int pk_saved_migrate_disable;
-	int pk_saved_non_block;
-	unsigned int pk_saved_softirq_disable_cnt; /* rt: bh state */
-	unsigned long pk_saved_preempt_disable_ip;
-	unsigned long pk_saved_irqs_disabled_ip;
+	struct pk_task_vars pk_saved_vars; /* migrate-disable, rt bh state.. */
 	void *pk_held_locks[8]; /* debug: locks held, for the exit check */
 	int pk_nr_held;
 	struct list_head pk_held_mutexes; /* debug: mutexes held (mutex.c) */

@@ -8,11 +8,7 @@
 #include <preempt/preempt.h>
 
 __thread unsigned int pk_preempt_word = PREEMPT_ENABLED;
-__thread unsigned long pk_irqs_disabled_ip;
-__thread unsigned long pk_preempt_disable_ip;
-__thread int pk_non_block_count;
-__thread int pk_migrate_disable_count;
-__thread unsigned int pk_softirq_disable_cnt;
+__thread struct pk_task_vars pk_task_vars;
 /* RCU's per-task reader state (see <preempt/rcupdate.h>). */
 __thread int pk_rcu_nesting;
 __thread int pk_rcu_special;

@@ -130,6 +130,19 @@ struct pk_sched_stats pk_sched_cpu_stats(int cpu)
 	return s;
 }
 
+/* The contended half of pk_raw_lock(), after its first try failed. */
+void pk_raw_lock_slow(int *lock)
+{
+	for (int spins = 0; __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE);
+	     spins++) {
+		/* The holder's host thread may be descheduled: don't burn. */
+		if (spins > 100)
+			pk_host_yield();
+		else
+			pk_cpu_relax();
+	}
+}
+
 /* ---- runqueue lists ---- */
 
 static bool is_rt(const struct task_struct *p)
@@ -158,6 +171,47 @@ static void dequeue_task(struct rq *rq, struct task_struct *p)
 	if (is_rt(p) && list_empty(&rq->rt_queue[p->prio]))
 		rq->rt_bitmap[p->prio / 64] &= ~(1ULL << (p->prio % 64));
 	rq->nr_queued--;
+}
+
+/*
+ * enqueue_task(prev) at the tail, then dequeue_task() of the queue's head,
+ * in one step, for a normal @prev going back on a non-empty normal queue
+ * with no real-time task waiting (the caller checks): the head is the
+ * task to run, the count of queued tasks does not change.  With the head
+ * alone on the queue, @prev simply takes its place.
+ */
+static __always_inline struct task_struct *rotate_fair(struct rq *rq,
+						       struct task_struct *prev)
+{
+	struct list_head *head = &rq->fair_queue, *first = head->next;
+	struct list_head *node = &prev->pk_run_node;
+
+	/*
+	 * The barriers keep each pair of stores two plain moves: GCC's
+	 * vectorizer would pair them through an SSE register, three
+	 * instructions for two.
+	 */
+	if (first->next == head) {
+		node->next = head;
+		barrier();
+		node->prev = head;
+		head->next = node;
+		barrier();
+		head->prev = node;
+	} else {
+		first->next->prev = head;
+		head->next = first->next;
+		node->next = head;
+		barrier();
+		node->prev = head->prev;
+		head->prev->next = node;
+		head->prev = node;
+	}
+	first->next = first;
+	barrier();
+	first->prev = first;
+	prev->pk_on_rq = 1;
+	return list_entry(first, struct task_struct, pk_run_node);
 }
 
 /* The most urgent queued task, or NULL. */
@@ -238,28 +292,16 @@ static void check_preempt_curr(struct rq *rq, struct task_struct *p)
 
 /* ---- the switch ---- */
 
-static void save_task_tls(struct task_struct *p)
+static __always_inline void save_task_tls(struct rq *rq, struct task_struct *p)
 {
-	p->pk_saved_errno = errno;
-	p->pk_saved_migrate_disable = pk_migrate_disable_count;
-	p->pk_saved_non_block = pk_non_block_count;
-	p->pk_saved_softirq_disable_cnt = pk_softirq_disable_cnt;
-	/* Read only by the library's own debug reports: without them, the
-	 * switch need not carry it. */
-	if (CONFIG_DEBUG_PREEMPT)
-		p->pk_saved_preempt_disable_ip = pk_preempt_disable_ip;
-	p->pk_saved_irqs_disabled_ip = pk_irqs_disabled_ip;
+	p->pk_saved_errno = *rq->errno_loc;
+	p->pk_saved_vars = pk_task_vars;
 }
 
-static void load_task_tls(struct task_struct *p)
+static __always_inline void load_task_tls(struct rq *rq, struct task_struct *p)
 {
-	errno = p->pk_saved_errno;
-	pk_migrate_disable_count = p->pk_saved_migrate_disable;
-	pk_non_block_count = p->pk_saved_non_block;
-	pk_softirq_disable_cnt = p->pk_saved_softirq_disable_cnt;
-	if (CONFIG_DEBUG_PREEMPT)
-		pk_preempt_disable_ip = p->pk_saved_preempt_disable_ip;
-	pk_irqs_disabled_ip = p->pk_saved_irqs_disabled_ip;
+	*rq->errno_loc = p->pk_saved_errno;
+	pk_task_vars = p->pk_saved_vars;
 }
 
 /*
@@ -268,12 +310,30 @@ static void load_task_tls(struct task_struct *p)
  */
 static struct pk_switch_hook *switch_hooks;
 
+/*
+ * Anything to run at a switch: the rcu layer's table (linked in or not,
+ * fixed for the process) or a registered hook.  One test on the switch's
+ * fast path instead of one per kind.
+ */
+static bool switch_hooks_any;
+
+static __attribute__((constructor)) void switch_hooks_init(void)
+{
+	switch_hooks_any = pk_rcu_hooks != NULL;
+}
+
+static void switch_hooks_update(void)
+{
+	switch_hooks_any = pk_rcu_hooks != NULL || switch_hooks != NULL;
+}
+
 int pk_switch_hook_register(struct pk_switch_hook *hook)
 {
 	if (pk_machine_running())
 		return -EBUSY;
 	hook->pk_next = switch_hooks;
 	switch_hooks = hook;
+	switch_hooks_update();
 	return 0;
 }
 
@@ -285,14 +345,18 @@ int pk_switch_hook_unregister(struct pk_switch_hook *hook)
 	     pp = &(*pp)->pk_next) {
 		if (*pp == hook) {
 			*pp = hook->pk_next;
+			switch_hooks_update();
 			return 0;
 		}
 	}
 	return -ENOENT;
 }
 
+/* Not cold: RCU's hooks run at every switch of a program that links it. */
 static void run_sched_out(struct task_struct *prev, struct task_struct *next)
 {
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->sched_out(prev, next);
 	for (struct pk_switch_hook *h = switch_hooks; h; h = h->pk_next)
 		if (h->sched_out)
 			h->sched_out(prev, next);
@@ -300,6 +364,8 @@ static void run_sched_out(struct task_struct *prev, struct task_struct *next)
 
 static void run_sched_in(struct task_struct *prev, struct task_struct *next)
 {
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->sched_in(prev, next);
 	for (struct pk_switch_hook *h = switch_hooks; h; h = h->pk_next)
 		if (h->sched_in)
 			h->sched_in(prev, next);
@@ -310,16 +376,12 @@ static void run_sched_in(struct task_struct *prev, struct task_struct *next)
  * let the previous task go (it may be dead, or wanted elsewhere) and drop
  * the rq lock and the interrupt-disable the switch held.
  */
-static __always_inline void __finish_task_switch(void)
+static __attribute__((noinline)) void
+finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 {
-	/* Read afresh: this task may have resumed on another vCPU thread. */
-	struct rq *rq = pk_task_tls(pk_this_rq);
-	struct task_struct *prev = rq->prev;
 	bool dead = prev && prev->__state == TASK_DEAD;
 
-	if (pk_rcu_hooks)
-		pk_rcu_hooks->sched_in(prev, rq->curr);
-	if (unlikely(switch_hooks))
+	if (unlikely(switch_hooks_any))
 		run_sched_in(prev, rq->curr);
 	rq->prev = NULL;
 	if (prev)
@@ -329,6 +391,24 @@ static __always_inline void __finish_task_switch(void)
 	local_irq_enable();
 	if (dead)
 		put_task_struct(prev);
+}
+
+static __always_inline void __finish_task_switch(void)
+{
+	/* Read afresh: this task may have resumed on another vCPU thread. */
+	struct rq *rq = pk_task_tls(pk_this_rq);
+	struct task_struct *prev = rq->prev;
+
+	/* Hooks to run or a dead task to let go: the rare case, apart. */
+	if (unlikely(switch_hooks_any || !prev || prev->__state == TASK_DEAD)) {
+		finish_task_switch_slow(rq, prev);
+		return;
+	}
+	rq->prev = NULL;
+	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
+	pk_raw_unlock(&rq->lock);
+	__preempt_count_sub(PREEMPT_LOCK_OFFSET);
+	local_irq_enable();
 }
 
 /* Out of line for a new task's first run (pk_schedule_tail()). */
@@ -359,23 +439,43 @@ static void report_schedule_atomic(struct task_struct *prev)
 	pk_report_emit(PK_REPORT_SCHED_ATOMIC, NULL, 0, &buf);
 }
 
-/*
- * The kernel's __schedule(): pick the most urgent task and switch to it.
- * Entered with preempt_disable() done; @preempt: the task is being
- * preempted, so it stays runnable whatever its state says.
- */
 static void ttwu_pending_locked(struct rq *rq);
 
-static void __schedule(bool preempt)
+/*
+ * The switch proper, rq lock held, @next chosen and not @prev.  Returns
+ * the context that switched back to @prev, in the task that resumes: it
+ * is a tail call of __schedule_preempt() and __schedule_sleep() (and of
+ * their slow paths), so it returns straight into __schedule(), which
+ * finishes it.  No frame of theirs lives across the switch, so the
+ * switch's own register save is the only one.
+ */
+static __always_inline struct pk_context *
+switch_to_next(struct rq *rq, struct task_struct *prev,
+	       struct task_struct *next, bool hooks)
 {
-	struct task_struct *prev, *next;
-	struct rq *rq;
+	/* No slice to refill: every task starts with one, and the tick
+	 * refills it the moment it runs out (pk_sched_tick()). */
+	rq->curr = next;
+	rq->prev = prev;
+	next->cpu = rq->cpu;
+	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
+	rq->stats.nr_switches++;
+	if (hooks && unlikely(switch_hooks_any))
+		run_sched_out(prev, next);
+	save_task_tls(rq, prev);
+	load_task_tls(rq, next);
+	pk_current = next;
+	return pk_context_switch(prev->pk_ctx, next->pk_ctx);
+}
 
-	local_irq_disable();
-	rq = pk_this_rq;
-	pk_raw_lock(&rq->lock);
-	__preempt_count_add(PREEMPT_LOCK_OFFSET);
-	prev = rq->curr;
+/*
+ * Pick with the rq lock held, and switch.  Returns NULL when @prev keeps
+ * the CPU (everything undone), else as switch_to_next().
+ */
+static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
+							    bool preempt)
+{
+	struct task_struct *prev = rq->curr, *next;
 
 	/* A signal that the sleep admits ends it before it begins. */
 	if (!preempt && prev->__state != TASK_RUNNING &&
@@ -406,24 +506,101 @@ static void __schedule(bool preempt)
 		pk_raw_unlock(&rq->lock);
 		__preempt_count_sub(PREEMPT_LOCK_OFFSET);
 		local_irq_enable();
-		return;
+		return NULL;
 	}
-	if (!is_rt(next) && next->pk_slice <= 0)
-		next->pk_slice = PK_SLICE_TICKS;
-	rq->curr = next;
-	rq->prev = prev;
-	next->cpu = rq->cpu;
-	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
-	rq->stats.nr_switches++;
-	if (pk_rcu_hooks)
-		pk_rcu_hooks->sched_out(prev, next);
-	if (unlikely(switch_hooks))
-		run_sched_out(prev, next);
-	save_task_tls(prev);
-	load_task_tls(next);
-	pk_current = next;
-	pk_context_switch(prev->pk_ctx, next->pk_ctx);
-	__finish_task_switch();
+	return switch_to_next(rq, prev, next, true);
+}
+
+/* The slow paths, out of line: they keep the fast paths free of calls,
+ * so that those need no registers saved. */
+static __attribute__((noinline)) struct pk_context *
+__schedule_slow(struct rq *rq, bool preempt)
+{
+	return __schedule_locked(rq, preempt);
+}
+
+static __attribute__((noinline)) struct pk_context *
+__schedule_contended(struct rq *rq, bool preempt)
+{
+	pk_raw_lock_slow(&rq->lock);
+	return __schedule_locked(rq, preempt);
+}
+
+/* The switch with hooks to run (RCU linked in, say): they are calls. */
+static __attribute__((noinline)) struct pk_context *
+switch_to_next_hooked(struct rq *rq, struct task_struct *prev,
+		      struct task_struct *next)
+{
+	return switch_to_next(rq, prev, next, true);
+}
+
+/*
+ * Every way in passed schedule_debug() (count zero, so interrupts on) and
+ * then preempt_disable(): interrupts go off with no depth to read.
+ * Without the irq tracer, one add takes them and the rq lock's preemption
+ * count; preemption is off already, so before the lock.  True when the
+ * lock is taken; else it is the caller's to take (contended).
+ */
+static __always_inline bool __schedule_enter(struct rq *rq)
+{
+	if (CONFIG_TRACE_IRQFLAGS) {
+		__pk_irq_disable_from(0, _THIS_IP_);
+		__preempt_count_add(PREEMPT_LOCK_OFFSET);
+	} else {
+		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET);
+	}
+	return likely(!__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * A preemption or a yield: @prev stays runnable.  The usual case -- a
+ * normal task, others of its class queued, no real-time task waiting,
+ * nothing on the wake list -- rotates it into the queue and switches to
+ * the head without a call (the switch hooks, when there are any, are one
+ * tail call); anything else takes the full path.
+ */
+static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
+{
+	struct rq *rq = pk_this_rq;
+	struct task_struct *prev, *next;
+
+	if (unlikely(!__schedule_enter(rq)))
+		return __schedule_contended(rq, true);
+	prev = rq->curr;
+	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
+		     prev == rq->idle || is_rt(prev) ||
+		     prev->__state == TASK_DEAD ||
+		     (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
+		     list_empty(&rq->fair_queue)))
+		return __schedule_slow(rq, true);
+	clear_preempt_need_resched();
+	rq->lazy_resched = 0;
+	/* The queue's head is another task: prev was not on the queue. */
+	next = rotate_fair(rq, prev);
+	if (unlikely(switch_hooks_any))
+		return switch_to_next_hooked(rq, prev, next);
+	return switch_to_next(rq, prev, next, false);
+}
+
+/* A sleep (schedule() with a state set), or a running task's schedule(). */
+static __attribute__((noinline)) struct pk_context *__schedule_sleep(void)
+{
+	struct rq *rq = pk_this_rq;
+
+	if (unlikely(!__schedule_enter(rq)))
+		return __schedule_contended(rq, false);
+	return __schedule_slow(rq, false);
+}
+
+/*
+ * The kernel's __schedule(): pick the most urgent task and switch to it.
+ * Entered with preempt_disable() done; @preempt: the task is being
+ * preempted, so it stays runnable whatever its state says.
+ */
+static __always_inline void __schedule(bool preempt)
+{
+	if (preempt ? __schedule_preempt() : __schedule_sleep())
+		finish_task_switch();
 }
 
 static void count_resched(enum pk_resched_kind kind)
@@ -440,7 +617,8 @@ static void count_resched(enum pk_resched_kind kind)
  */
 static bool schedule_debug(void)
 {
-	if (likely(!in_atomic() && !irqs_disabled()))
+	/* One test: the count includes the interrupt-disable depth. */
+	if (likely(!preempt_count()))
 		return true;
 	report_schedule_atomic(current);
 	if (!in_task()) {
@@ -993,7 +1171,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	wait_off_cpu(p);
 	if (!claim_wakeup(p, state))
 		return ttwu_unlock(p, flags, 0);
-	cpu = (p->__state & TASK_NEW) || p->pk_saved_migrate_disable
+	cpu = (p->__state & TASK_NEW) || p->pk_saved_vars.migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
 	if (use_wake_list(cpu)) {
@@ -1050,14 +1228,14 @@ static struct task_struct *find_movable(struct rq *src, int cpu)
 	list_for_each_entry_safe(
 		p, n, &src->fair_queue,
 		pk_run_node) if ((p->pk_cpus_allowed & (1ULL << cpu)) &&
-				 !p->pk_saved_migrate_disable &&
+				 !p->pk_saved_vars.migrate_disable &&
 				 !__atomic_load_n(&p->pk_on_cpu,
 						  __ATOMIC_ACQUIRE)) return p;
 	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
 		list_for_each_entry_safe(
 			p, n, &src->rt_queue[prio],
 			pk_run_node) if ((p->pk_cpus_allowed & (1ULL << cpu)) &&
-					 !p->pk_saved_migrate_disable &&
+					 !p->pk_saved_vars.migrate_disable &&
 					 !__atomic_load_n(
 						 &p->pk_on_cpu,
 						 __ATOMIC_ACQUIRE)) return p;

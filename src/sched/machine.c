@@ -634,6 +634,7 @@ static void *vcpu_main(void *arg)
 	rq->idle_task.pid = (int)gettid();
 	rq->idle_ctx = calloc(1, sizeof(struct pk_context));
 	rq->idle_task.pk_ctx = rq->idle_ctx;
+	rq->errno_loc = &errno;
 	pk_this_rq = rq;
 	pk_current = rq->idle;
 	pk_irq_cpu_set_owner(rq);

@@ -32,6 +32,7 @@ struct rq {
 	int cpu;
 	int irq_cpu; /* this vCPU's number in the irq layer */
 	struct task_struct *curr, *idle, *prev;
+	int *errno_loc; /* the vCPU thread's errno: the switch swaps it */
 	struct list_head rt_queue[MAX_RT_PRIO];
 	uint64_t rt_bitmap[2];
 	struct list_head fair_queue;
@@ -94,16 +95,13 @@ static inline void pk_cpu_relax(void)
 #endif
 }
 
+void pk_raw_lock_slow(int *lock);
+
+/* Out of line past the first try: the callers' fast paths stay short. */
 static inline void pk_raw_lock(int *lock)
 {
-	for (int spins = 0; __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE);
-	     spins++) {
-		/* The holder's host thread may be descheduled: don't burn. */
-		if (spins > 100)
-			pk_host_yield();
-		else
-			pk_cpu_relax();
-	}
+	if (unlikely(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)))
+		pk_raw_lock_slow(lock);
 }
 
 static inline void pk_raw_unlock(int *lock)

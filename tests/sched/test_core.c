@@ -95,6 +95,52 @@ static void yield_while_atomic_is_reported_and_not_leaked(void **state)
 	assert_report_contains("BUG: scheduling while atomic: yielder/");
 }
 
+/* ---- yield() among normal tasks: round robin ---- */
+
+#define RR_TASKS 3
+#define RR_ROUNDS 50
+static struct task_struct *rr_tasks[RR_TASKS];
+static int rr_log[RR_TASKS * RR_ROUNDS];
+static int rr_pos;
+
+static int rr_task(void *arg)
+{
+	int id = (int)(long)arg;
+
+	/* The first wakes the others on its own vCPU: queued at once, in
+	 * order, behind it (same class: no preemption). */
+	if (id == 0)
+		for (int i = 1; i < RR_TASKS; i++)
+			wake_up_process(rr_tasks[i]);
+	for (int i = 0; i < RR_ROUNDS; i++) {
+		rr_log[__atomic_fetch_add(&rr_pos, 1, __ATOMIC_ACQ_REL)] = id;
+		yield();
+	}
+	return 0;
+}
+
+/*
+ * Three normal tasks on one vCPU under voluntary (no preemption but at
+ * the yields): each yield puts the task at the queue's tail and runs the
+ * head, so the tasks take turns in the order they were queued --
+ * yield()'s fast path, which rotates the queue in one step, with more
+ * than one task queued.
+ */
+static void yield_takes_turns_in_queue_order(void **state)
+{
+	(void)state;
+	rr_pos = 0;
+	pk_boot_online(1, PREEMPT_MODEL_VOLUNTARY);
+	for (long i = 0; i < RR_TASKS; i++)
+		rr_tasks[i] = kthread_create(rr_task, (void *)i, "rr-%ld", i);
+	wake_up_process(rr_tasks[0]);
+	for (int i = 0; i < RR_TASKS; i++)
+		assert_int_equal(kthread_stop(rr_tasks[i]), 0);
+	assert_int_equal(rr_pos, RR_TASKS * RR_ROUNDS);
+	for (int i = 0; i < RR_TASKS * RR_ROUNDS; i++)
+		assert_int_equal(rr_log[i], i % RR_TASKS);
+}
+
 /* ---- 7: msleep() in a tasklet ---- */
 
 static int tasklet_done, task_done;
@@ -212,6 +258,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(yield_while_atomic_is_reported_and_not_leaked),
+		T(yield_takes_turns_in_queue_order),
 		T(msleep_in_a_tasklet_is_reported_and_survived),
 		T(waker_yields_while_the_target_is_on_cpu),
 	};
