@@ -323,8 +323,11 @@ static int nomem_loop(void *arg)
 	int passes = 0, a;
 
 	(void)arg;
-	/* Empty: the store needs an array; the one under the lock fails. */
-	pk_xas_fail_nowait(1);
+	/*
+	 * Empty: the store needs an array; every one under the lock fails,
+	 * so the retry must use the one xas_nomem() allocated.
+	 */
+	pk_xas_fail_nowait(1000);
 	do {
 		xas_lock(&xas);
 		assert_null(xas_store(&xas, &a));
@@ -334,7 +337,8 @@ static int nomem_loop(void *arg)
 		if (!passes)
 			assert_null(xa_load(&xa, 3)); /* nothing stored */
 		passes++;
-	} while (xas_nomem(&xas, GFP_KERNEL));
+	} while (passes < 5 && xas_nomem(&xas, GFP_KERNEL));
+	pk_xas_fail_nowait(0);
 	assert_int_equal(xas_error(&xas), 0);
 	assert_int_equal(passes, 2);
 	assert_ptr_equal(xa_load(&xa, 3), &a);

@@ -6,14 +6,14 @@
  * A basic xarray: a sparse array of pointers indexed by unsigned long,
  * kept as a sorted array of (index, entry) pairs.  The kernel's API for
  * storing, loading, erasing, allocating IDs and iterating, with its
- * locking rules: the xa_* functions take xa_lock themselves (xa_load
- * takes it briefly: callable in any context but NMI, a spin lock, so not
- * from hardirq context under PREEMPT_RT); the __xa_* ones expect the
- * caller to hold it.  Storing with a blocking @gfp may sleep to allocate,
- * dropping and retaking the lock as the kernel's does.  Value entries
- * (xa_mk_value) work; multi-index entries and marks beyond XA_MARK_0..2
- * are not here.  The advanced API (xa_state, xas_*) is, for single-index
- * states: XA_STATE_ORDER() and xas_set_order() refuse an order above 0.
+ * locking rules: the xa_* functions take xa_lock themselves (but
+ * xa_load, which reads under RCU alone: any context but NMI); the __xa_*
+ * ones expect the caller to hold it.  Storing with a blocking @gfp may
+ * sleep to allocate, dropping and retaking the lock as the kernel's
+ * does.  Value entries (xa_mk_value) work; multi-index entries and marks
+ * beyond XA_MARK_0..2 are not here.  The advanced API (xa_state, xas_*)
+ * is, for single-index states: XA_STATE_ORDER() and xas_set_order()
+ * refuse an order above 0.
  */
 
 #include <linux/bug.h>
