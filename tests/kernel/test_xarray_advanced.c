@@ -596,7 +596,6 @@ static void rcu_walk(enum preempt_model model)
 	assert_int_equal(kthread_stop(w), 0);
 	assert_int_equal(kthread_stop(r), 0);
 	xa_destroy(&moving);
-	machine_shutdown();
 }
 
 static void xas_rcu_walk_none(void **state)
@@ -627,9 +626,9 @@ int main(void)
 		cmocka_unit_test_teardown(xas_pause_sees_stores,
 					  machine_teardown),
 		cmocka_unit_test_teardown(xas_locked_walks, machine_teardown),
-		cmocka_unit_test(xas_rcu_walk_none),
-		cmocka_unit_test(xas_rcu_walk_full),
-		cmocka_unit_test(xas_rcu_walk_rt),
+		cmocka_unit_test_teardown(xas_rcu_walk_none, machine_teardown),
+		cmocka_unit_test_teardown(xas_rcu_walk_full, machine_teardown),
+		cmocka_unit_test_teardown(xas_rcu_walk_rt, machine_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
