@@ -261,6 +261,7 @@ struct xa_state pk_xa_state_order(struct xarray *xa, unsigned long index,
 #define XA_STATE_ORDER(name, array, index, order)                              \
 	struct xa_state name = pk_xa_state_order(array, index, order)
 
+/* The xa_lock of the state's array, as xa_lock() and its variants. */
 #define xas_trylock(xas) xa_trylock((xas)->xa)
 #define xas_lock(xas) xa_lock((xas)->xa)
 #define xas_unlock(xas) xa_unlock((xas)->xa)
@@ -316,6 +317,7 @@ static inline void xas_set_update(struct xa_state *xas, xa_update_node_t u)
 {
 	xas->xa_update = u;
 }
+/** xas_set_lru() - the list_lru for new nodes: kept, unused.  Any context. */
 static inline void xas_set_lru(struct xa_state *xas, struct list_lru *lru)
 {
 	xas->xa_lru = lru;
