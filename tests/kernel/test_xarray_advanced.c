@@ -360,6 +360,26 @@ static int nomem_loop(void *arg)
 	assert_int_equal(xas_error(&xas), 0);
 	assert_ptr_equal(xa_load(&xa, 100), xa_mk_value(100));
 
+	/* An irq-safe array: __xas_nomem() retakes the lock the irq way. */
+	{
+		DEFINE_XARRAY_FLAGS(xirq, XA_FLAGS_LOCK_IRQ);
+		XA_STATE(xi, &xirq, 1);
+
+		pk_xas_fail_nowait(1);
+		passes = 0;
+		xas_lock_irq(&xi);
+		do {
+			xas_store(&xi, &a);
+			passes++;
+		} while (__xas_nomem(&xi, GFP_KERNEL));
+		xas_unlock_irq(&xi);
+		assert_int_equal(passes, 2);
+		assert_int_equal(xas_error(&xi), 0);
+		assert_false(irqs_disabled());
+		assert_ptr_equal(xa_load(&xirq, 1), &a);
+		xa_destroy(&xirq);
+	}
+
 	/* Without a retry the error stays, and the store never happened. */
 	pk_xas_fail_nowait(1);
 	for (unsigned long i = 200; i < 207; i++)
