@@ -295,6 +295,15 @@ static void xas_state_rules(void **state)
 	xas_unlock(&xas);
 	assert_ptr_equal(xas.xa_node, XAS_BOUNDS);
 	assert_null(xas_find(&xas, ULONG_MAX));
+#if CONFIG_PROVE_RCU
+	/* A read with neither the RCU read lock nor the xa_lock: reported. */
+	capture_reset();
+	xas_set(&xas, 7);
+	assert_ptr_equal(xas_load(&xas), &a);
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("outside rcu_read_lock() and xa_lock");
+	capture_stop();
+#endif
 	xa_destroy(&xa);
 }
 
