@@ -133,7 +133,7 @@ static void xa_adopt(struct xarray *xa, struct xa_array *n)
  * drops it around the allocation (the array may change meanwhile, so the
  * caller looks again).  0 or -ENOMEM.
  */
-static int xa_reserve(struct xarray *xa, gfp_t gfp)
+static int xa_grow(struct xarray *xa, gfp_t gfp)
 {
 	unsigned int cap;
 	struct xa_array *n;
@@ -236,7 +236,7 @@ void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 		WRITE_ONCE(s->entry, entry);
 		return old;
 	}
-	if (xa_reserve(xa, gfp))
+	if (xa_grow(xa, gfp))
 		return XA_ERROR(-ENOMEM);
 	s = xa_slot(xa, index); /* the lock may have been dropped */
 	if (s) {
@@ -325,6 +325,29 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	return err;
 }
 
+int xa_reserve(struct xarray *xa, unsigned long index, gfp_t gfp)
+{
+	int err;
+
+	might_sleep_if(gfpflags_allow_blocking(gfp));
+	spin_lock(&xa->xa_lock);
+	err = __xa_insert(xa, index, NULL, gfp);
+	spin_unlock(&xa->xa_lock);
+	return err == -EBUSY ? 0 : err;
+}
+
+void xa_release(struct xarray *xa, unsigned long index)
+{
+	struct pk_xa_slot *s;
+	unsigned long flags;
+
+	xa_lock_type(xa, &flags);
+	s = xa_slot(xa, index);
+	if (s && !s->entry)
+		xa_remove_slot(xa, index);
+	xa_unlock_type(xa, flags);
+}
+
 /* The lowest index >= @min not in use, if <= @max. */
 static bool xa_free_index(struct xarray *xa, unsigned long min,
 			  unsigned long max, unsigned long *index)
@@ -354,7 +377,7 @@ int __xa_alloc(struct xarray *xa, u32 *id, void *entry, struct xa_limit limit,
 
 	if (WARN_ON_ONCE(!(xa->xa_flags & XA_FLAGS_TRACK_FREE)))
 		return -EINVAL;
-	if (xa_reserve(xa, gfp))
+	if (xa_grow(xa, gfp))
 		return -ENOMEM;
 	if (!xa_free_index(xa, limit.min, limit.max, &index))
 		return -EBUSY;

@@ -285,6 +285,16 @@ static void xas_state_rules(void **state)
 	rcu_read_unlock();
 	assert_null(xa_load(&xa, 9));
 	assert_int_equal(xa_insert(&xa, 9, &a, GFP_KERNEL), -EBUSY);
+	/* xa_reserve()/xa_release(): the same, and nothing over an entry. */
+	assert_int_equal(xa_reserve(&xa, 7, GFP_KERNEL), 0);
+	assert_ptr_equal(xa_load(&xa, 7), &a);
+	xa_release(&xa, 7);
+	assert_ptr_equal(xa_load(&xa, 7), &a);
+	assert_int_equal(xa_reserve(&xa, 11, GFP_KERNEL), 0);
+	assert_int_equal(xa_insert(&xa, 11, &a, GFP_KERNEL), -EBUSY);
+	xa_release(&xa, 11);
+	assert_int_equal(xa_insert(&xa, 11, &a, GFP_KERNEL), 0);
+	assert_ptr_equal(xa_erase(&xa, 11), &a);
 	/* Pause: the next find starts after the index; at the top, bounds. */
 	xas_set(&xas, ULONG_MAX);
 	xas_pause(&xas); /* not walked: nothing to step over */

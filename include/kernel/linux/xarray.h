@@ -20,6 +20,7 @@
 #include <linux/err.h>
 #include <linux/gfp_types.h>
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -194,6 +195,16 @@ void *xa_find(struct xarray *xa, unsigned long *index, unsigned long max,
 /** xa_find_after() - the first entry after *@index up to @max. */
 void *xa_find_after(struct xarray *xa, unsigned long *index, unsigned long max,
 		    xa_mark_t filter);
+/**
+ * xa_reserve() - reserve @index (it reads as NULL, but xa_insert() and
+ * xa_alloc() see it busy) unless something is there: 0 or -ENOMEM.
+ * Process context as @gfp allows (the lock may be dropped to allocate).
+ */
+int xa_reserve(struct xarray *xa, unsigned long index, gfp_t gfp);
+#define xa_reserve_bh xa_reserve
+#define xa_reserve_irq xa_reserve
+/** xa_release() - drop @index's reservation, if nothing was stored there. */
+void xa_release(struct xarray *xa, unsigned long index);
 void xa_set_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
 void xa_clear_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
 bool xa_get_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
