@@ -14,6 +14,7 @@
  * is freed after a grace period; the reader retries on a changed count.
  */
 
+#include <linux/atomic.h>
 #include <linux/idr.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -115,12 +116,24 @@ static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
 		       : NULL;
 }
 
+/* Move the slots into @n, larger: xa_lock held. */
+static void xa_adopt(struct xarray *xa, struct xa_array *n)
+{
+	if (xa->pk_nr)
+		memcpy(n->slots, xa->pk_slots, xa->pk_nr * sizeof(n->slots[0]));
+	/* The same slots in a larger array: readers may use either. */
+	if (xa->pk_slots)
+		call_rcu(&array_of(xa->pk_slots)->rcu, free_array_rcu);
+	smp_store_release(&xa->pk_slots, n->slots);
+	xa->pk_cap = n->cap;
+}
+
 /*
  * Room for one more slot.  Called with the lock held; a blocking @gfp
  * drops it around the allocation (the array may change meanwhile, so the
  * caller looks again).  0 or -ENOMEM.
  */
-static int xa_reserve(struct xarray *xa, gfp_t gfp)
+static int xa_grow(struct xarray *xa, gfp_t gfp)
 {
 	unsigned int cap;
 	struct xa_array *n;
@@ -141,14 +154,7 @@ static int xa_reserve(struct xarray *xa, gfp_t gfp)
 			continue;
 		}
 		n->cap = cap;
-		if (xa->pk_nr)
-			memcpy(n->slots, xa->pk_slots,
-			       xa->pk_nr * sizeof(n->slots[0]));
-		/* The same slots in a larger array: readers may use either. */
-		if (xa->pk_slots)
-			call_rcu(&array_of(xa->pk_slots)->rcu, free_array_rcu);
-		smp_store_release(&xa->pk_slots, n->slots);
-		xa->pk_cap = cap;
+		xa_adopt(xa, n);
 	}
 	return 0;
 }
@@ -230,7 +236,7 @@ void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 		WRITE_ONCE(s->entry, entry);
 		return old;
 	}
-	if (xa_reserve(xa, gfp))
+	if (xa_grow(xa, gfp))
 		return XA_ERROR(-ENOMEM);
 	s = xa_slot(xa, index); /* the lock may have been dropped */
 	if (s) {
@@ -319,6 +325,29 @@ int xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	return err;
 }
 
+int xa_reserve(struct xarray *xa, unsigned long index, gfp_t gfp)
+{
+	int err;
+
+	might_sleep_if(gfpflags_allow_blocking(gfp));
+	spin_lock(&xa->xa_lock);
+	err = __xa_insert(xa, index, NULL, gfp);
+	spin_unlock(&xa->xa_lock);
+	return err == -EBUSY ? 0 : err;
+}
+
+void xa_release(struct xarray *xa, unsigned long index)
+{
+	struct pk_xa_slot *s;
+	unsigned long flags;
+
+	xa_lock_type(xa, &flags);
+	s = xa_slot(xa, index);
+	if (s && !s->entry)
+		xa_remove_slot(xa, index);
+	xa_unlock_type(xa, flags);
+}
+
 /* The lowest index >= @min not in use, if <= @max. */
 static bool xa_free_index(struct xarray *xa, unsigned long min,
 			  unsigned long max, unsigned long *index)
@@ -348,7 +377,7 @@ int __xa_alloc(struct xarray *xa, u32 *id, void *entry, struct xa_limit limit,
 
 	if (WARN_ON_ONCE(!(xa->xa_flags & XA_FLAGS_TRACK_FREE)))
 		return -EINVAL;
-	if (xa_reserve(xa, gfp))
+	if (xa_grow(xa, gfp))
 		return -ENOMEM;
 	if (!xa_free_index(xa, limit.min, limit.max, &index))
 		return -EBUSY;
@@ -446,9 +475,9 @@ static void xa_mark(struct xarray *xa, unsigned long index, xa_mark_t mark,
 	s = xa_slot(xa, index);
 	if (s && s->entry) {
 		if (set)
-			s->marks |= 1U << mark;
+			WRITE_ONCE(s->marks, s->marks | 1U << mark);
 		else
-			s->marks &= ~(1U << mark);
+			WRITE_ONCE(s->marks, s->marks & ~(1U << mark));
 	}
 	xa_unlock_type(xa, flags);
 }
@@ -487,6 +516,436 @@ void xa_destroy(struct xarray *xa)
 	xa->pk_nr = xa->pk_cap = 0;
 	xa_unlock_type(xa, flags);
 	free_slots(slots); /* no reader may be left: the caller's rule */
+}
+
+/* ---- the advanced API ---- */
+
+/*
+ * Test hook: the next @n slot-array allocations xas_store() tries under
+ * the lock fail, as GFP_NOWAIT may, so tests reach the xas_nomem() path.
+ */
+static atomic_t xas_fail_nowait = ATOMIC_INIT(0);
+
+void pk_xas_fail_nowait(unsigned int n)
+{
+	atomic_set(&xas_fail_nowait, (int)n);
+}
+
+struct xa_state pk_xa_state_order(struct xarray *xa, unsigned long index,
+				  unsigned int order)
+{
+	struct xa_state xas = __XA_STATE(xa, index, 0, 0);
+
+	if (WARN_ONCE(order,
+		      "XA_STATE_ORDER: multi-index entries (order %u) are not "
+		      "supported\n",
+		      order))
+		xas_set_err(&xas, -EINVAL);
+	return xas;
+}
+
+/**
+ * xas_set_order() - xas_set() for an entry of 2^@order indices; only
+ * order 0 is supported (otherwise -EINVAL in the state, with a warning).
+ * Any context.
+ */
+void xas_set_order(struct xa_state *xas, unsigned long index,
+		   unsigned int order)
+{
+	xas_set(xas, index);
+	if (WARN_ONCE(order,
+		      "xas_set_order: multi-index entries (order %u) are not "
+		      "supported\n",
+		      order))
+		xas_set_err(xas, -EINVAL);
+}
+
+static bool slot_accepts(unsigned int marks, xa_mark_t filter)
+{
+	/* A reserved slot too (XA_ZERO_ENTRY), as the kernel's. */
+	return filter == XA_PRESENT || (marks & (1U << filter));
+}
+
+/*
+ * The first slot with an index in [@from, @to] that @filter accepts, as
+ * the array was at one instant: read without the lock, as xa_load(), and
+ * retried if slots moved meanwhile.  Its index and entry (XA_ZERO_ENTRY
+ * for a reserved one) go to *@index, *@entry.
+ */
+static bool xa_seek(struct xarray *xa, unsigned long from, unsigned long to,
+		    xa_mark_t filter, unsigned long *index, void **entry)
+{
+	struct pk_xa_slot *slots;
+	unsigned int seq, nr;
+	unsigned long at = 0;
+	void *e = NULL;
+	bool found;
+
+	rcu_read_lock();
+	for (;;) {
+		seq = smp_load_acquire(&xa->pk_seq);
+		if (seq & 1) { /* a writer on another CPU: a few moves */
+			cpu_relax();
+			continue;
+		}
+		slots = smp_load_acquire(&xa->pk_slots);
+		nr = slots ? min(READ_ONCE(xa->pk_nr), array_of(slots)->cap)
+			   : 0;
+		found = false;
+		for (unsigned int i = slots_pos(slots, nr, from); i < nr; i++) {
+			at = READ_ONCE(slots[i].index);
+			if (at > to)
+				break;
+			e = READ_ONCE(slots[i].entry);
+			if (slot_accepts(READ_ONCE(slots[i].marks), filter)) {
+				found = true;
+				break;
+			}
+		}
+		smp_rmb();
+		if (READ_ONCE(xa->pk_seq) == seq)
+			break;
+	}
+	rcu_read_unlock();
+	if (found) {
+		*index = at;
+		*entry = e ? e : XA_ZERO_ENTRY;
+	}
+	return found;
+}
+
+static void xas_assert_readable(const struct xa_state *xas)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() &&
+				 !lockdep_is_held(&xas->xa->xa_lock),
+			 "xas read outside rcu_read_lock() and xa_lock");
+}
+
+/**
+ * xas_load() - the entry at the cursor's index (NULL if none, XA_ZERO_ENTRY
+ * if reserved); walks the state there.  NULL in error.  Under
+ * rcu_read_lock() or the xa_lock.
+ */
+void *xas_load(struct xa_state *xas)
+{
+	unsigned long at;
+	void *entry;
+
+	if (xas_error(xas))
+		return NULL;
+	xas_assert_readable(xas);
+	xas->xa_node = NULL;
+	if (!xa_seek(xas->xa, xas->xa_index, xas->xa_index, XA_PRESENT, &at,
+		     &entry))
+		return NULL;
+	return entry;
+}
+
+/* Nothing left in the range: the bounds state, index unchanged. */
+static void *xas_bounds(struct xa_state *xas)
+{
+	xas->xa_node = XAS_BOUNDS;
+	return NULL;
+}
+
+static void *xas_search(struct xa_state *xas, unsigned long max,
+			xa_mark_t filter)
+{
+	unsigned long from = xas->xa_index;
+	void *entry;
+
+	if (xas_error(xas) || xas->xa_node == XAS_BOUNDS)
+		return NULL;
+	xas_assert_readable(xas);
+	if (from > max)
+		return xas_bounds(xas);
+	if (!xas->xa_node) { /* walked: that entry has been seen */
+		if (from == max)
+			return xas_bounds(xas);
+		from++;
+	}
+	if (!xa_seek(xas->xa, from, max, filter, &xas->xa_index, &entry))
+		return xas_bounds(xas);
+	xas->xa_node = NULL;
+	return entry;
+}
+
+/**
+ * xas_find() - the next present entry up to @max: at the cursor's index
+ * or after if the state is not walked, after it if it is.  Reserved
+ * indices come back as XA_ZERO_ENTRY (xas_retry() skips them).  NULL and
+ * the bounds state when there is none.  Under rcu_read_lock() or the
+ * xa_lock.
+ */
+void *xas_find(struct xa_state *xas, unsigned long max)
+{
+	return xas_search(xas, max, XA_PRESENT);
+}
+
+/**
+ * xas_find_marked() - xas_find() for entries with @mark set.  Under
+ * rcu_read_lock() or the xa_lock.
+ */
+void *xas_find_marked(struct xa_state *xas, unsigned long max, xa_mark_t mark)
+{
+	return xas_search(xas, max, mark);
+}
+
+/**
+ * xas_next() - move to the next index (wrapping from ULONG_MAX to 0) and
+ * return its entry, which may be NULL; a state not yet walked loads its
+ * own index instead.  NULL in error.  Under rcu_read_lock() or the
+ * xa_lock.
+ */
+void *xas_next(struct xa_state *xas)
+{
+	if (xas_error(xas))
+		return NULL;
+	if (!xas->xa_node)
+		xas->xa_index++;
+	return xas_load(xas);
+}
+
+/** xas_prev() - xas_next() backwards (wrapping from 0 to ULONG_MAX). */
+void *xas_prev(struct xa_state *xas)
+{
+	if (xas_error(xas))
+		return NULL;
+	if (!xas->xa_node)
+		xas->xa_index--;
+	return xas_load(xas);
+}
+
+/**
+ * xas_pause() - before dropping the lock (or leaving the RCU reader) in a
+ * forward walk: the next xas_find() starts after the entry just seen,
+ * looking at the array as it is then.  Any context.
+ */
+void xas_pause(struct xa_state *xas)
+{
+	if (xas_invalid(xas))
+		return;
+	xas->xa_node = XAS_RESTART;
+	if (++xas->xa_index == 0)
+		xas->xa_node = XAS_BOUNDS;
+}
+
+/* The slot of the cursor's index: xa_lock held. */
+static struct pk_xa_slot *xas_slot(const struct xa_state *xas)
+{
+	lockdep_assert_held(&xas->xa->xa_lock);
+	return xa_slot(xas->xa, xas->xa_index);
+}
+
+/*
+ * Room for one more slot, without sleeping: the array xas_nomem() left
+ * in the state, or GFP_NOWAIT.  Else -ENOMEM in the state, with the
+ * capacity wanted for xas_nomem().  xa_lock held.
+ */
+static int xas_room(struct xa_state *xas)
+{
+	struct xarray *xa = xas->xa;
+	struct xa_array *n = (struct xa_array *)xas->xa_alloc;
+	unsigned int cap = xa->pk_cap ? 2 * xa->pk_cap : 8;
+
+	if (xa->pk_nr < xa->pk_cap)
+		return 0;
+	if (n && n->cap > xa->pk_cap) {
+		xas->xa_alloc = NULL;
+	} else if (atomic_add_unless(&xas_fail_nowait, -1, 0)) {
+		n = NULL;
+	} else {
+		n = kmalloc(struct_size(n, slots, cap),
+			    GFP_NOWAIT | __GFP_NOWARN);
+		if (n)
+			n->cap = cap;
+	}
+	if (!n) {
+		xas->pk_want = cap;
+		xas_set_err(xas, -ENOMEM);
+		return -ENOMEM;
+	}
+	xa_adopt(xa, n);
+	return 0;
+}
+
+/**
+ * xas_store() - store @entry at the cursor's index and return the entry
+ * that was there (XA_ZERO_ENTRY for a reserved index).  NULL erases (and
+ * so clears the marks); XA_ZERO_ENTRY reserves; another entry keeps the
+ * marks.  If the array must grow and cannot without sleeping, nothing is
+ * stored and the state holds -ENOMEM for xas_nomem().  With the xa_lock.
+ */
+void *xas_store(struct xa_state *xas, void *entry)
+{
+	struct xarray *xa = xas->xa;
+	struct pk_xa_slot *s;
+	unsigned long flags;
+	unsigned int i;
+	void *old;
+
+	if (xas_error(xas))
+		return NULL;
+	if (WARN_ON_ONCE(xa_is_internal(entry) && !xa_is_zero(entry))) {
+		xas_set_err(xas, -EINVAL);
+		return NULL;
+	}
+	s = xas_slot(xas);
+	if (s) {
+		old = s->entry ? s->entry : XA_ZERO_ENTRY;
+		if (!entry)
+			xa_remove_slot(xa, xas->xa_index);
+		else
+			WRITE_ONCE(s->entry, xa_is_zero(entry) ? NULL : entry);
+		xas->xa_node = NULL;
+		return old;
+	}
+	xas->xa_node = NULL;
+	if (!entry || xas_room(xas))
+		return NULL;
+	i = xa_pos(xa, xas->xa_index);
+	flags = move_begin(xa);
+	memmove(&xa->pk_slots[i + 1], &xa->pk_slots[i],
+		(xa->pk_nr - i) * sizeof(xa->pk_slots[0]));
+	xa->pk_slots[i] = (struct pk_xa_slot){
+		xas->xa_index, xa_is_zero(entry) ? NULL : entry, 0};
+	xa->pk_nr++;
+	move_end(xa, flags);
+	return NULL;
+}
+
+/**
+ * xas_create_range() - make sure the next xas_store() at the cursor needs
+ * no memory: -ENOMEM in the state if that needs xas_nomem().  With the
+ * xa_lock.
+ */
+void xas_create_range(struct xa_state *xas)
+{
+	if (xas_error(xas))
+		return;
+	if (!xas_slot(xas))
+		xas_room(xas);
+}
+
+/**
+ * xas_get_mark() - is @mark set on the entry at the cursor?  False if the
+ * state is not walked or in error.  Under rcu_read_lock() or the xa_lock.
+ */
+bool xas_get_mark(const struct xa_state *xas, xa_mark_t mark)
+{
+	unsigned long at;
+	void *entry;
+
+	if (xas_invalid(xas))
+		return false;
+	xas_assert_readable(xas);
+	return xa_seek(xas->xa, xas->xa_index, xas->xa_index, mark, &at,
+		       &entry);
+}
+
+static void xas_marks(const struct xa_state *xas, unsigned int clear,
+		      unsigned int set)
+{
+	struct pk_xa_slot *s;
+
+	if (xas_invalid(xas))
+		return;
+	s = xas_slot(xas);
+	if (s) /* a reserved entry's too, as the kernel's */
+		WRITE_ONCE(s->marks, (s->marks & ~clear) | set);
+}
+
+/**
+ * xas_set_mark() - set @mark on the entry at the cursor; nothing if there
+ * is none, or the state is not walked or in error.  With the xa_lock.
+ */
+void xas_set_mark(const struct xa_state *xas, xa_mark_t mark)
+{
+	xas_marks(xas, 0, 1U << mark);
+}
+
+/** xas_clear_mark() - clear @mark, as xas_set_mark() sets it. */
+void xas_clear_mark(const struct xa_state *xas, xa_mark_t mark)
+{
+	xas_marks(xas, 1U << mark, 0);
+}
+
+/**
+ * xas_init_marks() - clear every mark of the entry at the cursor.  (Free
+ * tracking keeps no mark here, so XA_FLAGS_TRACK_FREE arrays too.)  With
+ * the xa_lock.
+ */
+void xas_init_marks(const struct xa_state *xas)
+{
+	xas_marks(xas, ~0U, 0);
+}
+
+/** xas_destroy() - free the array xas_nomem() kept and no store used. */
+void xas_destroy(struct xa_state *xas)
+{
+	kfree(xas->xa_alloc);
+	xas->xa_alloc = NULL;
+}
+
+/* The array a failed xas_store() wanted, allocated with @gfp. */
+static bool xas_alloc_wanted(struct xa_state *xas, gfp_t gfp)
+{
+	struct xa_array *n = kmalloc(struct_size(n, slots, xas->pk_want), gfp);
+
+	if (!n)
+		return false;
+	n->cap = xas->pk_want;
+	xas_destroy(xas);
+	xas->xa_alloc = (struct xa_node *)n;
+	xas->xa_node = XAS_RESTART;
+	return true;
+}
+
+/**
+ * xas_nomem() - after an operation that failed with -ENOMEM, allocate
+ * what it needed with @gfp (which may sleep: call it without the lock)
+ * and return true to say: retry.  Otherwise free what an earlier call
+ * allocated and return false.  Task context as @gfp allows.
+ */
+bool xas_nomem(struct xa_state *xas, gfp_t gfp)
+{
+	if (xas->xa_node != XA_ERROR(-ENOMEM)) {
+		xas_destroy(xas);
+		return false;
+	}
+	return xas_alloc_wanted(xas, gfp);
+}
+
+/**
+ * __xas_nomem() - xas_nomem() with the xa_lock held: a blocking @gfp
+ * drops it (in the array's lock type, XA_FLAGS_LOCK_IRQ/_BH) to allocate.
+ */
+bool __xas_nomem(struct xa_state *xas, gfp_t gfp)
+{
+	unsigned int type =
+		xas->xa->xa_flags & (XA_FLAGS_LOCK_IRQ | XA_FLAGS_LOCK_BH);
+	bool ok;
+
+	if (xas->xa_node != XA_ERROR(-ENOMEM)) {
+		xas_destroy(xas);
+		return false;
+	}
+	if (!gfpflags_allow_blocking(gfp))
+		return xas_alloc_wanted(xas, gfp);
+	if (type == XA_FLAGS_LOCK_IRQ)
+		xas_unlock_irq(xas);
+	else if (type == XA_FLAGS_LOCK_BH)
+		xas_unlock_bh(xas);
+	else
+		xas_unlock(xas);
+	ok = xas_alloc_wanted(xas, gfp);
+	if (type == XA_FLAGS_LOCK_IRQ)
+		xas_lock_irq(xas);
+	else if (type == XA_FLAGS_LOCK_BH)
+		xas_lock_bh(xas);
+	else
+		xas_lock(xas);
+	return ok;
 }
 
 /* ---- IDR ---- */

@@ -62,4 +62,16 @@ static inline void set_user_nice(struct task_struct *p, long nice)
 #define schedule_timeout_killable(t) schedule_timeout_uninterruptible(t)
 #define schedule_timeout_idle(t) schedule_timeout_uninterruptible(t)
 
+/**
+ * cond_resched_rcu() - cond_resched() from inside an RCU reader, which it
+ * leaves and re-enters around the preemption point (the caller's
+ * pointers into the reader are gone after it).  Task context.
+ */
+#define cond_resched_rcu()                                                     \
+	do {                                                                   \
+		rcu_read_unlock();                                             \
+		cond_resched();                                                \
+		rcu_read_lock();                                               \
+	} while (0)
+
 #endif /* _LINUX_SCHED_H */
