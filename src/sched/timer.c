@@ -151,13 +151,18 @@ void add_timer(struct timer_list *t)
 static void wait_running_timer(struct rq *rq, struct timer_list *t)
 {
 	while (__atomic_load_n(&rq->running_timer, __ATOMIC_ACQUIRE) == t) {
-		if (rq != pk_this_rq || irqs_disabled()) {
-			/* Interrupts off: an IRQSAFE timer's callback, which
-			 * runs with them off, is on another CPU. */
+		if (rq != pk_this_rq) {
 			pk_host_yield();
 			continue;
 		}
-		if (WARN_ONCE(in_serving_softirq(),
+		/*
+		 * Running on our own CPU, where we can only wait for it if we
+		 * preempted it: from the callback itself (an IRQSAFE one runs
+		 * with interrupts off), from a handler that interrupted it, or
+		 * with interrupts off, it would never finish.
+		 */
+		if (WARN_ONCE(in_serving_softirq() || in_hardirq() ||
+				      irqs_disabled(),
 			      "del_timer_sync() from its own callback"))
 			return;
 		local_bh_disable();

@@ -600,6 +600,40 @@ static void irqsafe_timers_run_with_interrupts_off(void **state)
 }
 
 /*
+ * An IRQSAFE callback that deletes its own timer synchronously would wait
+ * for itself, with interrupts off: reported, and it returns.
+ */
+static struct timer_list self_timer;
+static struct completion self_done;
+
+static void deletes_itself(struct timer_list *t)
+{
+	del_timer_sync(t);
+	complete(&self_done);
+}
+
+static int arm_self_deleting(void *arg)
+{
+	(void)arg;
+	timer_setup(&self_timer, deletes_itself, TIMER_IRQSAFE);
+	mod_timer(&self_timer, jiffies + 1);
+	wait_for_completion(&self_done);
+	return 0;
+}
+
+static void irqsafe_timer_deleting_itself_is_reported(void **state)
+{
+	(void)state;
+	init_completion(&self_done);
+	pk_boot_online(1, PREEMPT_MODEL_FULL);
+	assert_int_equal(
+		kthread_stop(kthread_run(arm_self_deleting, NULL, "self")), 0);
+	pk_report_flush(); /* made in the timer's softirq, at irq exit */
+	assert_int_equal(captured.nr, 1);
+	assert_report_contains("del_timer_sync() from its own callback");
+}
+
+/*
  * A timer armed at the farthest expiry (jiffies + LONG_MAX, what
  * schedule_timeout(MAX_SCHEDULE_TIMEOUT) once armed) must not hold back a
  * due one: the list compares wrapping differences.  The near timer is
@@ -1192,6 +1226,7 @@ int main(int argc, char **argv)
 		T(switching_models_loses_nothing),
 		T(timers_fire_in_softirq_on_their_cpu),
 		T(irqsafe_timers_run_with_interrupts_off),
+		T(irqsafe_timer_deleting_itself_is_reported),
 		T(per_cpu_counters_add_up),
 		T(ksoftirqd_runs_as_a_task_on_its_cpu),
 		T(hrtimers_fire_in_hardirq_on_their_cpu),
