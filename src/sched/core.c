@@ -326,14 +326,18 @@ static struct pk_switch_hook *switch_hooks;
  */
 static bool switch_hooks_any;
 
-static __attribute__((constructor)) void switch_hooks_init(void)
-{
-	switch_hooks_any = pk_rcu_hooks != NULL;
-}
-
 static void switch_hooks_update(void)
 {
 	switch_hooks_any = pk_rcu_hooks != NULL || switch_hooks != NULL;
+}
+
+/*
+ * Also at every boot: a constructor may register a hook, or boot a
+ * machine, before this file's constructors ran.
+ */
+void pk_switch_hooks_boot(void)
+{
+	switch_hooks_update();
 }
 
 int pk_switch_hook_register(struct pk_switch_hook *hook)

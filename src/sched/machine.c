@@ -800,6 +800,7 @@ int machine_boot(const struct machine_config *cfg)
 		pk_blocking_set_enabled(cfg->blocking > 0);
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->boot(false);
+	pk_switch_hooks_boot();
 	n = nr_cpus;
 	boot_ns = pk_now_ns();
 	jiffies_64 = initial_jiffies(); /* no tick runs yet */

@@ -144,6 +144,8 @@ void pk_jiffies_advance(void);
 long pk_jiffy_ns(unsigned long j);
 void pk_idle_configure(int nohz, int idle_poll_us);
 void pk_wake_list_configure(int mode);
+/* core.c: the switch's "any hooks" flag, worked out again at boot. */
+void pk_switch_hooks_boot(void);
 /* Host threads' futex wakes held back while a wait queue's lock is held:
  * start after taking it, stop before letting it go, flush after. */
 #define PK_WAKE_Q_MAX 8
