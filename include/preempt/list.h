@@ -68,8 +68,12 @@ static inline void list_add_tail(struct list_head *entry,
 /** list_del_init() - unlink @entry and make it an empty list. */
 static inline void list_del_init(struct list_head *entry)
 {
-	if (!__pk_list_del_ok(entry))
+	/* A corrupt entry stays where it is, but still ends self-linked,
+	 * as the kernel's __list_del_entry() + INIT_LIST_HEAD(). */
+	if (!__pk_list_del_ok(entry)) {
+		INIT_LIST_HEAD(entry);
 		return;
+	}
 	entry->next->prev = entry->prev;
 	entry->prev->next = entry->next;
 	INIT_LIST_HEAD(entry);

@@ -38,12 +38,6 @@ static void free_array_rcu(struct rcu_head *head)
 	kfree(container_of(head, struct xa_array, rcu));
 }
 
-static void free_slots(struct pk_xa_slot *slots)
-{
-	if (slots)
-		kfree(array_of(slots));
-}
-
 /* Slots about to move: xa_lock held. */
 static unsigned long move_begin(struct xarray *xa)
 {
@@ -119,13 +113,17 @@ static struct pk_xa_slot *xa_slot(const struct xarray *xa, unsigned long index)
 /* Move the slots into @n, larger: xa_lock held. */
 static void xa_adopt(struct xarray *xa, struct xa_array *n)
 {
+	struct pk_xa_slot *old = xa->pk_slots;
+
 	if (xa->pk_nr)
-		memcpy(n->slots, xa->pk_slots, xa->pk_nr * sizeof(n->slots[0]));
-	/* The same slots in a larger array: readers may use either. */
-	if (xa->pk_slots)
-		call_rcu(&array_of(xa->pk_slots)->rcu, free_array_rcu);
+		memcpy(n->slots, old, xa->pk_nr * sizeof(n->slots[0]));
+	/* The same slots in a larger array: readers may use either.  The
+	 * old one is freed a grace period after the new one is published,
+	 * so no reader that could still find it is left. */
 	smp_store_release(&xa->pk_slots, n->slots);
 	xa->pk_cap = n->cap;
+	if (old)
+		call_rcu(&array_of(old)->rcu, free_array_rcu);
 }
 
 /*
@@ -515,7 +513,10 @@ void xa_destroy(struct xarray *xa)
 	xa->pk_slots = NULL;
 	xa->pk_nr = xa->pk_cap = 0;
 	xa_unlock_type(xa, flags);
-	free_slots(slots); /* no reader may be left: the caller's rule */
+	/* A grace period later, as the kernel frees its nodes: an
+	 * xa_load() racing the destruction reads freed memory in neither. */
+	if (slots)
+		call_rcu(&array_of(slots)->rcu, free_array_rcu);
 }
 
 /* ---- the advanced API ---- */

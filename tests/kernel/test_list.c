@@ -246,6 +246,7 @@ static void test_debug_list(void **state)
 	list_del_init(&a);
 	assert_int_equal(captured.nr, 4);
 	assert_report_contains("list_del corruption. prev->next should be ");
+	assert_true(list_empty(&a)); /* left self-linked, as the kernel's */
 	capture_stop();
 }
 
