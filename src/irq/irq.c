@@ -1073,9 +1073,16 @@ int irq_raise(unsigned int irq, int cpu)
 	pending = desc->nmi ? &c->nmi_pending : &c->pending;
 	__atomic_add_fetch(&c->raised[irq], 1, __ATOMIC_SEQ_CST);
 	old = __atomic_fetch_or(pending, 1ULL << irq, __ATOMIC_SEQ_CST);
+	/*
+	 * One signal carries every line pending at its delivery: a raise
+	 * that finds another line pending rides on that one's signal.  Not
+	 * a raise at this thread's own CPU, which is handled before it
+	 * returns: the other raiser, on another thread, may not have sent
+	 * its signal yet.  A signal that finds nothing left is harmless.
+	 */
 	if (pk_sim_active())
 		sim_raise(c);
-	else if (!old)
+	else if (!old || pthread_equal(c->thread, pthread_self()))
 		pthread_kill(c->thread, desc->nmi ? PK_SIGNMI : PK_SIGIRQ);
 out:
 	__atomic_sub_fetch(&c->users, 1, __ATOMIC_SEQ_CST);
