@@ -69,8 +69,49 @@ static __always_inline void bare_tls_pair(void)
 #endif
 }
 
+/*
+ * The floors of target 2 (debug checks off), on the same bare TLS word.  A
+ * save must return the old state, so it reads the word before its add; a
+ * restore must decide by that state whether it is an enabling edge, and
+ * with lazy disabling an enabling edge must test for interrupts left
+ * pending, on a second TLS word (zero here).  Any local_irq_save()+restore()
+ * pays all three; the two rows price the read alone, then all three.
+ */
+static __thread unsigned int bare_pending
+	__attribute__((tls_model("initial-exec")));
+
+static __attribute__((noinline)) void bare_never(void)
+{
+	abort();
+}
+
+static __always_inline unsigned int bare_read_pair(void)
+{
+	unsigned int old;
+
+#if defined(__x86_64__)
+	__asm__ __volatile__("movl %1, %0" : "=r"(old) : "m"(bare_tls));
+	__asm__ __volatile__("" : : "r"(old));
+#else
+	old = __atomic_load_n(&bare_tls, __ATOMIC_RELAXED);
+	__asm__ __volatile__("" : : "r"(old));
+#endif
+	bare_tls_pair();
+	return old;
+}
+
+static __always_inline void bare_edge_pair(void)
+{
+	if (__builtin_expect(bare_read_pair() != 0, 0) ||
+	    __builtin_expect(__atomic_load_n(&bare_pending, __ATOMIC_RELAXED),
+			     0))
+		bare_never();
+}
+
 LOOP(empty, )
 LOOP(tls_pair, bare_tls_pair())
+LOOP(tls_read_pair, bare_read_pair())
+LOOP(tls_edge_pair, bare_edge_pair())
 LOOP(irq_pair, unsigned long flags; local_irq_save(flags);
      local_irq_restore(flags))
 LOOP(pthread_spin, pthread_spin_lock(&pspin); pthread_spin_unlock(&pspin))
@@ -106,6 +147,8 @@ static const struct lk_case cases[] = {
 	{"local_bh_disable+enable", bench_lk_local_bh, true},
 	{"read_lock+unlock", bench_lk_read_lock, true},
 	{"mutex_lock+unlock", bench_lk_mutex, true},
+	{"floor: TLS read, incl+decl", bench_lk_tls_read_pair, false},
+	{"floor: + old state, pending tests", bench_lk_tls_edge_pair, false},
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -119,8 +162,15 @@ enum {
 	C_RAW,
 	C_RAW_UNTRACKED,
 	C_SPIN,
-	C_SPIN_IRQSAVE
+	C_SPIN_IRQSAVE,
+	C_SPIN_BH,
+	C_LOCAL_BH,
+	C_READ_LOCK,
+	C_MUTEX,
+	C_FLOOR_READ,
+	C_FLOOR_EDGE
 };
+_Static_assert(C_FLOOR_EDGE + 1 == NR_CASES, "the enum names every case");
 
 static double loop_ns(const void *c, long iters)
 {
@@ -261,6 +311,14 @@ static void print_verdicts(long ms, int reps)
 	/* "Hold about 1.0x": within the noise of two equal loops. */
 	verdict("local_irq_save+restore / bare TLS pair",
 		ab_ratio(C_IRQ, C_TLS, ms, n), 1.05);
+	/* The floor under that verdict: what any save that returns the old
+	 * state, and any lazy restore to enabled, cost on this machine. */
+	printf("%-52s %6.3fx  (floor: a save reads the word)\n",
+	       "TLS read, incl+decl / bare TLS pair",
+	       ab_ratio(C_FLOOR_READ, C_TLS, ms, n));
+	printf("%-52s %6.3fx  (floor: + restore's two tests)\n",
+	       "TLS read, incl+decl, 2 tests / bare TLS pair",
+	       ab_ratio(C_FLOOR_EDGE, C_TLS, ms, n));
 }
 
 /* ---- 4. contended: throughput of one lock shared by N workers ---- */

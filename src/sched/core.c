@@ -406,7 +406,12 @@ finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 		put_task_struct(prev);
 }
 
-static __always_inline void __finish_task_switch(void)
+/*
+ * @extra: count of the caller's own to drop as well (yield()'s
+ * preempt_disable()), in the same sub as the rq lock's, after the enable:
+ * interrupts replayed there run with preemption off either way.
+ */
+static __always_inline void __finish_task_switch(unsigned int extra)
 {
 	/* Read afresh: this task may have resumed on another vCPU thread. */
 	struct rq *rq = pk_task_tls(pk_this_rq);
@@ -415,11 +420,18 @@ static __always_inline void __finish_task_switch(void)
 	/* Hooks to run or a dead task to let go: the rare case, apart. */
 	if (unlikely(switch_hooks_any || !prev || prev->__state == TASK_DEAD)) {
 		finish_task_switch_slow(rq, prev);
+		if (extra)
+			__preempt_count_sub(extra);
 		return;
 	}
 	rq->prev = NULL;
 	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
+	if (extra) {
+		local_irq_enable();
+		__preempt_count_sub(PREEMPT_LOCK_OFFSET + extra);
+		return;
+	}
 	__preempt_count_sub(PREEMPT_LOCK_OFFSET);
 	local_irq_enable();
 }
@@ -427,7 +439,7 @@ static __always_inline void __finish_task_switch(void)
 /* Out of line for a new task's first run (pk_schedule_tail()). */
 static __attribute__((noinline)) void finish_task_switch(void)
 {
-	__finish_task_switch();
+	__finish_task_switch(0);
 }
 
 /* The first code a new task runs (the kernel's schedule_tail()). */
@@ -566,6 +578,22 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 }
 
 /*
+ * Can a preempted or yielding @prev, a normal task, go to the back of the
+ * normal queue and the queue's head run next?  Not when anything more
+ * urgent is around (a real-time task, wake-ups to queue), nor when there is
+ * no other normal task to run, nor for the idle task, which is never
+ * queued.
+ */
+static __always_inline bool rotate_fair_ok(struct rq *rq,
+					   struct task_struct *prev)
+{
+	return !(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
+		 prev == rq->idle || is_rt(prev) ||
+		 (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
+		 list_empty(&rq->fair_queue));
+}
+
+/*
  * A preemption or a yield: @prev stays runnable.  The usual case -- a
  * normal task, others of its class queued, no real-time task waiting,
  * nothing on the wake list -- rotates it into the queue and switches to
@@ -580,11 +608,7 @@ static __attribute__((noinline)) struct pk_context *__schedule_preempt(void)
 	if (unlikely(!__schedule_enter(rq)))
 		return __schedule_contended(rq, true);
 	prev = rq->curr;
-	if (unlikely(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
-		     prev == rq->idle || is_rt(prev) ||
-		     prev->__state == TASK_DEAD ||
-		     (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
-		     list_empty(&rq->fair_queue)))
+	if (unlikely(prev->__state == TASK_DEAD || !rotate_fair_ok(rq, prev)))
 		return __schedule_slow(rq, true);
 	clear_preempt_need_resched();
 	rq->lazy_resched = 0;
@@ -810,6 +834,63 @@ void might_resched(void)
 		_cond_resched();
 }
 
+/*
+ * yield()'s __schedule(true), its usual case in yield()'s own frame: the
+ * switch is a call, and the finish and preempt_enable_no_resched() follow
+ * it inline, so no frame of __schedule_preempt() and no call of
+ * finish_task_switch() is paid per switch.  Whatever way this task was
+ * switched out, it comes back here with the count every switch leaves: the
+ * preemption, the rq lock, interrupts off.  Without the irq tracer one add
+ * takes all three; one sub after the enable gives back two.  @prev ran
+ * yield() and set its own state running, so it is not dead (the dead test
+ * of __schedule_preempt() is not needed).
+ */
+static __always_inline void yield_schedule(void)
+{
+	struct rq *rq;
+	struct task_struct *prev, *next;
+	struct pk_context *last;
+
+	if (CONFIG_TRACE_IRQFLAGS) {
+		preempt_disable();
+		/* After the disable: from here on no migration. */
+		rq = pk_this_rq;
+		if (unlikely(!__schedule_enter(rq))) {
+			last = __schedule_contended(rq, true);
+			goto finish;
+		}
+	} else {
+		__pk_word_add(PREEMPT_DISABLE_OFFSET + HARDIRQ_DISABLE_OFFSET +
+			      PREEMPT_LOCK_OFFSET);
+		rq = pk_this_rq;
+		if (unlikely(__atomic_exchange_n(&rq->lock, 1,
+						 __ATOMIC_ACQUIRE))) {
+			last = __schedule_contended(rq, true);
+			goto finish;
+		}
+	}
+	prev = rq->curr;
+	if (unlikely(!rotate_fair_ok(rq, prev))) {
+		last = __schedule_slow(rq, true);
+		goto finish;
+	}
+	clear_preempt_need_resched();
+	rq->lazy_resched = 0;
+	next = rotate_fair(rq, prev);
+	if (unlikely(switch_hooks_any))
+		switch_to_next_hooked(rq, prev, next);
+	else
+		switch_to_next(rq, prev, next, false);
+	/* Switched: there is a switch to finish, no test of last; with it
+	 * the preempt_enable_no_resched(). */
+	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
+	return;
+finish:
+	if (last)
+		finish_task_switch();
+	preempt_enable_no_resched();
+}
+
 void yield(void)
 {
 	if (!pk_this_rq) {
@@ -823,9 +904,7 @@ void yield(void)
 	/* Once, even with nothing else to run: no need-resched loop. */
 	if (!schedule_debug())
 		return;
-	preempt_disable();
-	__schedule(true);
-	preempt_enable_no_resched();
+	yield_schedule();
 }
 
 /*

@@ -102,6 +102,9 @@ static void yield_while_atomic_is_reported_and_not_leaked(void **state)
 static struct task_struct *rr_tasks[RR_TASKS];
 static int rr_log[RR_TASKS * RR_ROUNDS];
 static int rr_pos;
+/* yield() hands back every count it took: after each, the word's count
+ * is the task's own (zero here). */
+static int rr_count_left;
 
 static int rr_task(void *arg)
 {
@@ -115,6 +118,9 @@ static int rr_task(void *arg)
 	for (int i = 0; i < RR_ROUNDS; i++) {
 		rr_log[__atomic_fetch_add(&rr_pos, 1, __ATOMIC_ACQ_REL)] = id;
 		yield();
+		if (preempt_count())
+			__atomic_store_n(&rr_count_left, preempt_count(),
+					 __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -130,6 +136,7 @@ static void yield_takes_turns_in_queue_order(void **state)
 {
 	(void)state;
 	rr_pos = 0;
+	rr_count_left = 0;
 	pk_boot_online(1, PREEMPT_MODEL_VOLUNTARY);
 	for (long i = 0; i < RR_TASKS; i++)
 		rr_tasks[i] = kthread_create(rr_task, (void *)i, "rr-%ld", i);
@@ -139,6 +146,41 @@ static void yield_takes_turns_in_queue_order(void **state)
 	assert_int_equal(rr_pos, RR_TASKS * RR_ROUNDS);
 	for (int i = 0; i < RR_TASKS * RR_ROUNDS; i++)
 		assert_int_equal(rr_log[i], i % RR_TASKS);
+	assert_int_equal(rr_count_left, 0);
+	assert_int_equal(sched_atomic_reports, 0);
+}
+
+/* ---- yield() with nothing else to run ---- */
+
+static int lone_yields;
+
+static int lone_task(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < RR_ROUNDS; i++) {
+		yield();
+		lone_yields++;
+	}
+	return 0;
+}
+
+/*
+ * A task alone on its vCPU: each yield() finds no other normal task
+ * queued, keeps the CPU and returns (the fast path's rotation needs a
+ * task to rotate to).
+ */
+static void yield_alone_keeps_the_cpu(void **state)
+{
+	struct task_struct *k;
+
+	(void)state;
+	lone_yields = 0;
+	pk_boot_online(1, PREEMPT_MODEL_VOLUNTARY);
+	k = kthread_run(lone_task, NULL, "lone");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	assert_int_equal(lone_yields, RR_ROUNDS);
+	assert_int_equal(sched_atomic_reports, 0);
 }
 
 /* ---- 7: msleep() in a tasklet ---- */
@@ -259,6 +301,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(yield_while_atomic_is_reported_and_not_leaked),
 		T(yield_takes_turns_in_queue_order),
+		T(yield_alone_keeps_the_cpu),
 		T(msleep_in_a_tasklet_is_reported_and_survived),
 		T(waker_yields_while_the_target_is_on_cpu),
 	};
