@@ -253,24 +253,15 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 		__atomic_compare_exchange_n(&rq->resched_remote, &(int){0}, 1,
 					    false, __ATOMIC_SEQ_CST,
 					    __ATOMIC_RELAXED);
-	else if (__atomic_exchange_n(&rq->resched_remote, 2,
-				     __ATOMIC_SEQ_CST) == 2)
-		/*
-		 * Asked already and not yet folded (the fold clears it): that
-		 * kick is on its way, and the CPU picks after folding, so it
-		 * sees what the caller queued first (the kernel's
-		 * resched_curr() sends nothing when need-resched is set).
-		 */
-		return;
+	else
+		__atomic_store_n(&rq->resched_remote, 2, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 	/* A polling idle loop sees the word move; a sleeping one looks at
-	 * the queue and the flag when the futex returns: no IPI needed.
-	 * One that sleeps only after this bump finds the word moved. */
+	 * the queue and the flag when the futex returns: no IPI needed. */
 	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
 		return;
-	if (__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
-		pk_host_futex_wake(&rq->idle_seq, 1);
-	else
+	pk_host_futex_wake(&rq->idle_seq, 1);
+	if (!__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
 		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
 
