@@ -168,6 +168,17 @@ static void *lockless_lookup(struct pk_xa_slot *slots, unsigned int nr,
 	return NULL;
 }
 
+/* A lockless reader's start: the sequence count once no writer is in. */
+static unsigned int read_begin(const struct xarray *xa)
+{
+	unsigned int seq;
+
+	/* Odd: a writer on another CPU, a few moves away from done. */
+	while ((seq = smp_load_acquire(&xa->pk_seq)) & 1)
+		cpu_relax();
+	return seq;
+}
+
 void *xa_load(struct xarray *xa, unsigned long index)
 {
 	struct pk_xa_slot *slots;
@@ -176,11 +187,7 @@ void *xa_load(struct xarray *xa, unsigned long index)
 
 	rcu_read_lock();
 	for (;;) {
-		seq = smp_load_acquire(&xa->pk_seq);
-		if (seq & 1) { /* a writer on another CPU: a few moves */
-			cpu_relax();
-			continue;
-		}
+		seq = read_begin(xa);
 		slots = smp_load_acquire(&xa->pk_slots);
 		nr = READ_ONCE(xa->pk_nr);
 		entry = slots ? lockless_lookup(slots,
@@ -584,11 +591,7 @@ static bool xa_seek(struct xarray *xa, unsigned long from, unsigned long to,
 
 	rcu_read_lock();
 	for (;;) {
-		seq = smp_load_acquire(&xa->pk_seq);
-		if (seq & 1) { /* a writer on another CPU: a few moves */
-			cpu_relax();
-			continue;
-		}
+		seq = read_begin(xa);
 		slots = smp_load_acquire(&xa->pk_slots);
 		nr = slots ? min(READ_ONCE(xa->pk_nr), array_of(slots)->cap)
 			   : 0;
