@@ -73,6 +73,13 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of @v's @n samples (sorted in place), -1 for none. */
+static long p50_of(long *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(long), cmp_long);
+	return n ? v[n / 2] : -1;
+}
+
 static int wake_list; /* machine_config.wake_list of the next boot */
 
 static void boot(int cpus, int nohz, int poll_us)
@@ -208,8 +215,7 @@ static long wake_p50(int sleeper_cpu, int poll_us, long gap_ns, int n,
 	put_task_struct(sleeper_task);
 	*st = pk_sched_cpu_stats(sleeper_cpu);
 	machine_shutdown();
-	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
-	return nr_samples ? samples[nr_samples / 2] : -1;
+	return p50_of(samples, nr_samples);
 }
 
 /* The anchor: a host futex wake between two threads, wake-to-run. */
@@ -253,7 +259,6 @@ static long futex_p50(long gap_ns, int n)
 {
 	cpu_set_t mask;
 	pthread_t t;
-	long p50;
 
 	nr_samples = 0;
 	want_samples = n;
@@ -281,9 +286,7 @@ static long futex_p50(long gap_ns, int n)
 	syscall(SYS_futex, &fword, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	pthread_join(t, NULL);
 	pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask);
-	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
-	p50 = nr_samples ? samples[nr_samples / 2] : -1;
-	return p50;
+	return p50_of(samples, nr_samples);
 }
 
 /* Ping-pong: two tasks on two vCPUs wake each other, @ms long. */
@@ -519,8 +522,7 @@ static long busy_wake_p50(int n)
 	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	stop_put(spin);
 	machine_shutdown();
-	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
-	return nr_samples ? samples[nr_samples / 2] : -1;
+	return p50_of(samples, nr_samples);
 }
 
 /*
@@ -580,8 +582,7 @@ static long host_signal_p50(int n)
 	__atomic_store_n(&sig_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask);
-	qsort(lat, (size_t)got, sizeof(long), cmp_long);
-	return got ? lat[got / 2] : -1;
+	return p50_of(lat, got);
 }
 
 /* Part 3's rows: machine_config.wake_list, and what each means. */
@@ -704,8 +705,7 @@ static long resched_p50(int n, bool irq)
 	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	stop_put(spin);
 	machine_shutdown();
-	qsort(samples, (size_t)nr_samples, sizeof(long), cmp_long);
-	return nr_samples ? samples[nr_samples / 2] : -1;
+	return p50_of(samples, nr_samples);
 }
 
 static void part4(int n)

@@ -6,6 +6,7 @@
  * machine_boot() and machine_shutdown() call in through their hooks.
  */
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,16 +84,25 @@ static void check_config(void)
 
 /* ---- parameters ---- */
 
-/* Names compare with '-' and '_' as the same character. */
-static bool param_eq(const char *a, const char *b)
+/* Names compare with '-' and '_' as the same character: the first @n
+ * characters of @a and @b, or the whole names if shorter. */
+static bool param_eqn(const char *a, const char *b, size_t n)
 {
-	for (; *a && *b; a++, b++) {
-		char ca = *a == '-' ? '_' : *a, cb = *b == '-' ? '_' : *b;
+	for (size_t i = 0; i < n; i++) {
+		char ca = a[i] == '-' ? '_' : a[i],
+		     cb = b[i] == '-' ? '_' : b[i];
 
 		if (ca != cb)
 			return false;
+		if (!ca)
+			return true;
 	}
-	return *a == *b;
+	return true;
+}
+
+static bool param_eq(const char *a, const char *b)
+{
+	return param_eqn(a, b, SIZE_MAX);
 }
 
 static int apply_param(const struct kernel_param *const *params,
@@ -178,21 +188,6 @@ int pk_parse_args(const char *doing, char *args,
 			first = err;
 	}
 	return first;
-}
-
-/* The first @n characters of @a and @b, '-' and '_' the same. */
-static bool param_eqn(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char ca = a[i] == '-' ? '_' : a[i],
-		     cb = b[i] == '-' ? '_' : b[i];
-
-		if (ca != cb)
-			return false;
-		if (!ca)
-			return true;
-	}
-	return true;
 }
 
 static unsigned long nr_setups(void)
