@@ -60,6 +60,7 @@
 enum {
 	SPECIAL_BLOCKED = 1, /* on the blocked list: unlock takes it off */
 	SPECIAL_EXP = 2,     /* an expedited grace period waits for us */
+	SPECIAL_NEED_QS = 4, /* a normal grace period waits for us */
 };
 
 enum {
@@ -127,6 +128,7 @@ static struct {
 
 static DECLARE_WAIT_QUEUE_HEAD(gp_wq);	       /* grace period ended */
 static DECLARE_WAIT_QUEUE_HEAD(gp_kthread_wq); /* work for the kthread */
+static DECLARE_WAIT_QUEUE_HEAD(exp_wq);	       /* an expedited GP's news */
 static DEFINE_MUTEX(exp_mutex);
 static DEFINE_MUTEX(gp_mutex); /* one driver of normal grace periods */
 static pthread_mutex_t nomachine_gp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -443,16 +445,21 @@ static void report_qs(struct rcu_data *rdp, bool may_wake)
 {
 	struct task_struct *k;
 	bool gp = __atomic_load_n(&rdp->qs_pending, __ATOMIC_RELAXED);
+	bool exp = __atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED);
 
-	if (!gp && !__atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED))
+	if (!gp && !exp)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&rdp->qs_pending, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&rdp->exp_pending, 0, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!may_wake)
+		return;
 	k = __atomic_load_n(&rcu_state.gp_kthread, __ATOMIC_ACQUIRE);
-	if (gp && may_wake && k && k != current && all_cpus_quiescent())
+	if (gp && k && k != current && all_cpus_quiescent())
 		wake_up_process(k);
+	if (exp)
+		wake_up(&exp_wq);
 }
 
 /* Is the code an interrupt landed on outside every kind of reader? */
@@ -490,6 +497,21 @@ static void rcu_tick_boost_check(void)
 		wake_up_process(k);
 }
 
+/*
+ * A PREEMPT_RCU reader that this tick interrupted: a task that never
+ * switches and spends most of its time in readers would otherwise leave
+ * the grace period to the rare tick that lands between two of them.  Its
+ * outermost unlock reports instead, as the kernel's need_qs (which waits a
+ * second first, leaving the job to its force-quiescent-state rescheduling
+ * until then; here the tick is the only asker).
+ */
+static void ask_reader_for_qs(struct rcu_data *rdp)
+{
+	if (pk_rcu_preemptible() && pk_rcu_nesting > 0 &&
+	    __atomic_load_n(&rdp->qs_pending, __ATOMIC_ACQUIRE))
+		pk_rcu_special |= SPECIAL_NEED_QS;
+}
+
 static void rcu_tick(void)
 {
 	struct rcu_data *rdp = this_rdp();
@@ -500,6 +522,8 @@ static void rcu_tick(void)
 	if (in_hardirq() ? interrupted_outside_reader()
 			 : preempt_count() == 0 && pk_rcu_nesting == 0)
 		report_qs(rdp, true);
+	else
+		ask_reader_for_qs(rdp);
 	if (rcu_state.use_rcuc)
 		rcu_tick_boost_check();
 	if (!rdp_has_ready_cbs(rdp))
@@ -646,7 +670,7 @@ void __pk_rcu_read_unlock_special(void)
 	local_irq_save(flags);
 	special = pk_task_tls(pk_rcu_special);
 	pk_task_tls(pk_rcu_special) = 0;
-	if (special & SPECIAL_EXP) {
+	if (special & (SPECIAL_EXP | SPECIAL_NEED_QS)) {
 		/* Quiescent only where no sched-flavour reader remains. */
 		if ((preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)) == 0 &&
 		    in_task())
@@ -1486,6 +1510,28 @@ static void exp_kick_cpus(void)
 			irq_raise(PK_RCU_EXP_IRQ, pk_vcpu_irq_cpu(cpu));
 }
 
+/*
+ * Spin a moment (an idle machine answers at once), then sleep: a CPU's
+ * report from its IPI or a reader's unlock wakes us, as the kernel's
+ * expedited wait queue.  A report made at a context switch (under the
+ * run-queue lock) or a host thread's unlock wakes no one: the tick-long
+ * timeout catches those, and each round kicks the CPUs still owing.
+ */
+static void exp_wait(unsigned long host_target)
+{
+	exp_kick_cpus();
+	for (int round = 0; round < 256; round++) {
+		if (exp_done(host_target))
+			return;
+		pk_cpu_relax();
+		rcu_cond_resched_qs();
+	}
+	while (!wait_event_timeout(exp_wq, exp_done(host_target), 1)) {
+		exp_kick_cpus();
+		rcu_cond_resched_qs();
+	}
+}
+
 void synchronize_rcu_expedited(void)
 {
 	struct task_struct *t, *tn;
@@ -1519,15 +1565,7 @@ void synchronize_rcu_expedited(void)
 	host_target = host_gp_begin();
 	rcu_cond_resched_qs();
 	scan_eqs(offsetof(struct rcu_data, exp_pending));
-	for (int round = 0; !exp_done(host_target); round++) {
-		if (round % 64 == 0)
-			exp_kick_cpus();
-		if (round < 256)
-			pk_cpu_relax();
-		else
-			pk_rcu_poll_pause();
-		rcu_cond_resched_qs();
-	}
+	exp_wait(host_target);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	STAT_INC(exp_gps);
 	mutex_unlock(&exp_mutex);

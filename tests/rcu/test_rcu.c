@@ -434,6 +434,61 @@ static void reader_preempted_during_gp_blocks_it(void **state)
 	assert_int_equal(captured.nr, 0);
 }
 
+/*
+ * PREEMPT_RCU: a task that never switches and is inside a reader at every
+ * tick (each section spans a tick, the next begins at once).  The tick
+ * that lands in a reader asks for a report at its unlock; without that
+ * the grace period waits for a tick between two sections, which never
+ * comes, until the reader gives up.
+ */
+#define BACK_TO_BACK_SECTIONS 1000
+
+struct back_to_back {
+	int sections;
+	int finished;
+};
+
+static int back_to_back_reader(void *arg)
+{
+	struct back_to_back *b = arg;
+
+	for (int i = 0; i < BACK_TO_BACK_SECTIONS && !kthread_should_stop() &&
+			!__atomic_load_n(&hold_abort, __ATOMIC_ACQUIRE);
+	     i++) {
+		unsigned long start;
+
+		rcu_read_lock();
+		start = jiffies;
+		while (jiffies - start < 2)
+			__asm__ __volatile__("" ::: "memory");
+		rcu_read_unlock();
+		__atomic_store_n(&b->sections, i + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&b->finished, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void gp_ends_under_back_to_back_readers(void **state)
+{
+	const struct variant *v = *state;
+	struct back_to_back b = {0};
+	struct task_struct *r;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	r = kthread_create(back_to_back_reader, &b, "reader");
+	assert_non_null(r);
+	kthread_bind(r, 1);
+	wake_up_process(r);
+	wait_flag(&b.sections);
+	synchronize_rcu();
+	synchronize_rcu();
+	/* Two grace periods in a few sections, not after the last. */
+	assert_int_equal(__atomic_load_n(&b.finished, __ATOMIC_ACQUIRE), 0);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(captured.nr, 0);
+}
+
 /* ---- callbacks ---- */
 
 struct cb_probe {
@@ -818,6 +873,9 @@ int main(void)
 		T(reader_preempted_during_gp_blocks_it, v_full),
 		T(reader_preempted_during_gp_blocks_it, v_lazy),
 		T(reader_preempted_during_gp_blocks_it, v_rt),
+		T(gp_ends_under_back_to_back_readers, v_full),
+		T(gp_ends_under_back_to_back_readers, v_rt),
+		T(gp_ends_under_back_to_back_readers, v_none_preempt),
 		ALL(call_rcu_from_task),
 		ALL(call_rcu_from_thread),
 		ALL(call_rcu_from_hardirq),
