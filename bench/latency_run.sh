@@ -96,5 +96,32 @@ avg_max() {
 			       a, x, ha, hm, a / ha, x - hm, ok ? "met" : "missed"
 		}'
 	done
+	# The profile behind the maxima: one more full run, not a verdict,
+	# with the host's scheduler events recorded system-wide, to see how
+	# long the host kept the vCPU threads off their CPUs and what ran.
+	echo
+	pdata=$(mktemp)
+	if ! command -v perf >/dev/null ||
+		! perf sched record -a -o "$pdata" -- true >/dev/null 2>&1; then
+		echo "host scheduler profile: perf sched record not available: skipped"
+	else
+		tmp=$(mktemp)
+		"$build/preempt" latency --model full -p 80 -t 1 -i 1000 \
+			--load "$load" -D "${secs}s" -q >"$tmp" 2>&1 &
+		pid=$!
+		sleep 1
+		perf sched record -a -o "$pdata" -- sleep "$window" \
+			>/dev/null 2>&1 || true
+		wait "$pid" || true
+		r=$(avg_max <"$tmp")
+		# shellcheck disable=SC2086 # "AVG MAX": two fields
+		printf 'full under perf sched record: avg %s us  max %s us\n' \
+			${r:-- -}
+		rm -f "$tmp"
+		echo "host scheduler profile, $window s of that run:"
+		perf sched timehist --state -i "$pdata" 2>/dev/null |
+			python3 "$(dirname "$0")/vcpu_waits.py" "$pid" 3
+	fi
+	rm -f "$pdata"
 } 2>&1 | tee "$out"
 echo "(written to $out)"

@@ -18,6 +18,8 @@ pkgs=(build-essential cmake pkg-config libcmocka-dev libdw-dev valgrind
       # tests/tools/test_cyclictest.c compares with rt-tests' cyclictest;
       # `preempt latency --plot` draws with gnuplot (make run installs it)
       rt-tests gnuplot-nox
+      # bench/latency_run.sh: the host scheduler's profile (perf sched)
+      linux-perf
       # tests/tools/sarif_check.py --schema validates `preempt audit
       # --sarif` against the official schema (scripts/sarif-schema.sh)
       python3-jsonschema
