@@ -498,18 +498,30 @@ static void rcu_tick_boost_check(void)
 }
 
 /*
- * A PREEMPT_RCU reader that this tick interrupted: a task that never
- * switches and spends most of its time in readers would otherwise leave
- * the grace period to the rare tick that lands between two of them.  Its
- * outermost unlock reports instead, as the kernel's need_qs (which waits a
- * second first, leaving the job to its force-quiescent-state rescheduling
- * until then; here the tick is the only asker).
+ * The tick interrupted a reader of some kind while this CPU owes the
+ * grace period an answer.  A task that never switches and spends most of
+ * its time in such sections would otherwise leave the grace period to the
+ * rare tick that lands between two of them.  A PREEMPT_RCU reader reports
+ * at its outermost unlock, as the kernel's need_qs (which waits a second
+ * first, leaving the job to its force-quiescent-state rescheduling until
+ * then; here the tick is the only asker).  A preempt-disabled section of
+ * a preemptible model ends in a preemption point, which reports when
+ * need-resched sends it into preempt_schedule(): set after a few ticks of
+ * the grace period (the kernel's jiffies_to_sched_qs, then resched_cpu()),
+ * as it may also end the task's time slice early.
  */
+#define PK_RCU_RESCHED_TICKS 3
+
 static void ask_reader_for_qs(struct rcu_data *rdp)
 {
-	if (pk_rcu_preemptible() && pk_rcu_nesting > 0 &&
-	    __atomic_load_n(&rdp->qs_pending, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&rdp->qs_pending, __ATOMIC_ACQUIRE))
+		return;
+	if (pk_rcu_preemptible() && pk_rcu_nesting > 0)
 		pk_rcu_special |= SPECIAL_NEED_QS;
+	else if (preempt_model_preemptible() && in_hardirq() &&
+		 rdp->ticks_this_gp >= PK_RCU_RESCHED_TICKS &&
+		 (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)))
+		set_preempt_need_resched();
 }
 
 static void rcu_tick(void)

@@ -797,6 +797,9 @@ void preempt_schedule(void)
 		return;
 	if (likely(!preemptible()))
 		return;
+	/* Out of every preempt-disabled section: RCU may have asked for it. */
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->qs();
 	preempt_schedule_common(PK_RESCHED_PREEMPT_ENABLE);
 }
 

@@ -225,7 +225,8 @@ void pk_smp_call_ipi(void);
  * @shutdown: in machine_shutdown(), once the tasks are gone, vCPUs still up
  * @tick: in pk_sched_tick(), the tick's hardirq
  * @voluntary: in schedule(), task context, before the switch
- * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs())
+ * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs()),
+ *      and in preempt_schedule(), count zero: a quiescent state
  * @idle: in the idle loop before it sleeps, task context: a quiescent state
  * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
  * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep,

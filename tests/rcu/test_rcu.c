@@ -435,8 +435,8 @@ static void reader_preempted_during_gp_blocks_it(void **state)
 }
 
 /*
- * PREEMPT_RCU: a task that never switches and is inside a reader at every
- * tick (each section spans a tick, the next begins at once).  The tick
+ * A task that never switches and is inside a reader at every tick (each
+ * section spans a tick, the next begins at once): under PREEMPT_RCU.  The tick
  * that lands in a reader asks for a report at its unlock; without that
  * the grace period waits for a tick between two sections, which never
  * comes, until the reader gives up.
@@ -446,7 +446,24 @@ static void reader_preempted_during_gp_blocks_it(void **state)
 struct back_to_back {
 	int sections;
 	int finished;
+	bool preempt_off; /* preempt_disable() sections, not rcu_read_lock() */
 };
+
+static void back_to_back_enter(const struct back_to_back *b)
+{
+	if (b->preempt_off)
+		preempt_disable();
+	else
+		rcu_read_lock();
+}
+
+static void back_to_back_leave(const struct back_to_back *b)
+{
+	if (b->preempt_off)
+		preempt_enable();
+	else
+		rcu_read_unlock();
+}
 
 static int back_to_back_reader(void *arg)
 {
@@ -457,25 +474,25 @@ static int back_to_back_reader(void *arg)
 	     i++) {
 		unsigned long start;
 
-		rcu_read_lock();
+		back_to_back_enter(b);
 		start = jiffies;
 		while (jiffies - start < 2)
 			__asm__ __volatile__("" ::: "memory");
-		rcu_read_unlock();
+		back_to_back_leave(b);
 		__atomic_store_n(&b->sections, i + 1, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&b->finished, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
-static void gp_ends_under_back_to_back_readers(void **state)
+static void gp_ends_under_back_to_back(void **state, bool preempt_off)
 {
 	const struct variant *v = *state;
-	struct back_to_back b = {0};
+	struct back_to_back b = {.preempt_off = preempt_off};
 	struct task_struct *r;
 
 	boot_variant(v);
-	assert_true(pk_rcu_preemptible());
+	assert_true(preempt_off || pk_rcu_preemptible());
 	r = kthread_create(back_to_back_reader, &b, "reader");
 	assert_non_null(r);
 	kthread_bind(r, 1);
@@ -487,6 +504,21 @@ static void gp_ends_under_back_to_back_readers(void **state)
 	assert_int_equal(__atomic_load_n(&b.finished, __ATOMIC_ACQUIRE), 0);
 	assert_int_equal(kthread_stop(r), 0);
 	assert_int_equal(captured.nr, 0);
+}
+
+static void gp_ends_under_back_to_back_readers(void **state)
+{
+	gp_ends_under_back_to_back(state, false);
+}
+
+/*
+ * The same with preempt-disabled sections under a preemptible model: the
+ * enable that ends one is a preemption point, which reports once the tick
+ * asked for it.
+ */
+static void gp_ends_under_back_to_back_preempt_off(void **state)
+{
+	gp_ends_under_back_to_back(state, true);
 }
 
 /* ---- callbacks ---- */
@@ -876,6 +908,9 @@ int main(void)
 		T(gp_ends_under_back_to_back_readers, v_full),
 		T(gp_ends_under_back_to_back_readers, v_rt),
 		T(gp_ends_under_back_to_back_readers, v_none_preempt),
+		T(gp_ends_under_back_to_back_preempt_off, v_full),
+		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
+		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
 		ALL(call_rcu_from_thread),
 		ALL(call_rcu_from_hardirq),
