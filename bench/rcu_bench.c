@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <preempt/rcupdate.h>
 #include <preempt/sched.h>
@@ -83,11 +84,12 @@ static struct result task_read_pairs(enum preempt_model model)
 	return r;
 }
 
-static int busy_stop;
+static int busy_stop, busy_started;
 
 static int busy_task(void *arg)
 {
 	(void)arg;
+	__atomic_add_fetch(&busy_started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < 100; i++) {
 			rcu_read_lock();
@@ -107,8 +109,12 @@ static double sync_us(enum preempt_model model, void (*sync)(void), int busy)
 
 	boot(model);
 	busy_stop = 0;
+	busy_started = 0;
 	for (int i = 0; i < busy; i++)
 		k[i] = kthread_run(busy_task, NULL, "busy%d", i);
+	/* Busy means running: a vCPU still in idle would be skipped. */
+	while (__atomic_load_n(&busy_started, __ATOMIC_ACQUIRE) < busy)
+		usleep(100);
 	synchronize_rcu();
 	t0 = now_ns();
 	for (int i = 0; i < SYNC_ROUNDS; i++)
