@@ -20,10 +20,13 @@ cg_pairs=${BENCH_RCU_CG_PAIRS:-1000000}
 	echo
 	bench_machine
 	bench_compiler "$build"
-	echo "cases:    bench/rcu_cases.c twice: checks off (CONFIG_DEBUG_PREEMPT," \
-		"DEBUG_ATOMIC_SLEEP, LOCKDEP = 0) and on (= 1)"
-	bench_date
 	"$bin" --list >"$tmp/list"
+	on="and on (= 1)"
+	grep -q '^rcu_bench_rcu_sched_on' "$tmp/list" ||
+		on="only (the library is built PREEMPT_DEBUG=OFF)"
+	echo "cases:    bench/rcu_cases.c checks off (CONFIG_DEBUG_PREEMPT," \
+		"DEBUG_ATOMIC_SLEEP, LOCKDEP = 0) $on"
+	bench_date
 	if command -v objdump >/dev/null; then
 		dis=$build/bench_rcu.dis
 		objdump -d --no-show-raw-insn "$bin" >"$dis"
