@@ -8,7 +8,10 @@
  * the other, nor <preempt/rcupdate.h>.
  */
 
-/* ns per read-side lock+unlock pair on this thread. */
+/* @iters read-side lock+unlock pairs (the thread registered). */
+void urcu_memb_read_pairs(long iters);
+void urcu_qsbr_read_pairs(long iters);
+/* ns per read-side lock+unlock pair on this thread, registering it. */
 double urcu_memb_read_pair_ns(long iters);
 double urcu_qsbr_read_pair_ns(long iters);
 /* µs per synchronize_rcu(), with @busy reader threads looping. */

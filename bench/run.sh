@@ -277,16 +277,10 @@ bench_need "$trace_bin"
 } 2>&1 | tee "$trace_out"
 echo "(written to $trace_out)"
 
-# RCU beside liburcu (bench/rcu_bench.c), when liburcu was found.
-rcu_bin="$build/bench/bench_rcu"
-rcu_out="$build/bench-rcu.txt"
-if [ -x "$rcu_bin" ]; then
-	{
-		bench_machine
-		bench_date
-		"$rcu_bin" "${BENCH_RCU_ITERS:-50000000}"
-	} 2>&1 | tee "$rcu_out"
-	echo "(written to $rcu_out)"
+# RCU beside liburcu (bench/rcu_run.sh), in bench-rcu.txt, when liburcu
+# was found.
+if [ -x "$build/bench/bench_rcu" ]; then
+	"$(dirname "$0")/rcu_run.sh" "$build"
 fi
 
 # Idle vCPUs (NO_HZ_IDLE) and cross-vCPU wake-ups (bench/idle_bench.c), in
