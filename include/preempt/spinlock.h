@@ -15,12 +15,15 @@
  *
  * raw_spinlock_t is a queued spinlock (the kernel's qspinlock, with its
  * paravirt waits): the fast path is one compare-exchange, the unlock one
- * exchange of the locked byte.  Contended, waiters queue first come first
- * served, each spinning on its own node, the queue head on the lock word;
- * every wait spins a bounded time, then halts on a host futex (the
- * holder's vCPU thread may be descheduled) until the unlock or the
- * predecessor wakes it.  While the head is not spinning, a newcomer may
- * take a free lock before it queues (src/locking/qspinlock.c says why).
+ * exchange of the locked byte.  Contended, the first waiter (no queue)
+ * sets pending and spins on the lock word, taking the lock with a plain
+ * store; later waiters queue first come first served, each spinning on
+ * its own node, the queue head on the lock word; every wait spins a
+ * bounded time, then the pending waiter queues and a queued one halts on
+ * a host futex (the holder's vCPU thread may be descheduled) until the
+ * unlock or the predecessor wakes it.  While nobody spins on the word, a
+ * newcomer may take a free lock before it queues (src/locking/qspinlock.c
+ * says why).
  * The word, little-endian:
  *
  *      63                                        16 15     8 7       0
@@ -30,7 +33,10 @@
  *
  *  locked   0 free, 1 held, 3 held and the queue head halted on the
  *           word's low 32 bits (the unlock wakes it).
- *  pending  1: the queue head is spinning for the lock; no stealing.
+ *  pending  1: a waiter spins for the lock, no stealing: the pending
+ *           waiter (set when the word was just "locked") or the queue
+ *           head (set when clear); the head waits for the pending
+ *           waiter's to go.
  *  tail     0: no queue.  Nodes are thread-local, four per thread (task,
  *           softirq, hardirq, NMI nesting); a vCPU is a thread.
  *
@@ -117,6 +123,11 @@ void pk_queued_spin_unlock_slow(raw_spinlock_t *lock);
 /* How often a waiter halted on the host, and an unlock woke one (tests). */
 unsigned long pk_qspin_halts(void);
 unsigned long pk_qspin_kicks(void);
+/* How often a pending waiter gave up spinning and queued (tests). */
+unsigned long pk_qspin_pending_queued(void);
+/* Tests: spins before any wait halts or queues (default 512); returns the
+ * old value. */
+unsigned int pk_qspin_set_spin_limit(unsigned int spins);
 void pk_raw_spin_lock_debug(raw_spinlock_t *lock);
 /* The same, with the validator's nesting annotation and caller. */
 void pk_raw_spin_lock_debug_nested(raw_spinlock_t *lock, unsigned int sub,

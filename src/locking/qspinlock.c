@@ -5,25 +5,64 @@
  * and qspinlock_paravirt.h, written from their documentation).
  *
  * The word (include/preempt/spinlock.h): locked byte, pending byte, and
- * the tail, the address of the last queued node.  Waiters queue (MCS):
- * each spins on its own node, the head of the queue on the lock word with
- * the pending byte set, which keeps newcomers from stealing the lock.
+ * the tail, the address of the last queued node.  The first waiter, when
+ * there is no queue and no other pending waiter, sets pending and spins on
+ * the locked byte; it takes the lock with a plain store of the two low
+ * bytes (one atomic operation on the contended line, not three).  Later
+ * waiters queue (MCS): each spins on its own node, the head of the queue
+ * on the lock word with the pending byte set, which keeps newcomers from
+ * stealing the lock.
  *
  * A vCPU is a host thread, which the host may deschedule anywhere, also
  * holding a lock or at the head of a queue.  So every wait spins for a
- * bounded time and then halts on a futex: a queued waiter on its node's
- * wait word (its predecessor, handing the queue on, wakes it), the head
- * on the lock word's low half after clearing pending and marking the
- * locked byte SLOW (the unlock that finds SLOW wakes it).  While the head
- * does not spin, a newcomer may take a free lock before queueing, so the
- * running vCPUs go on when the one at the front is off the host CPU.  A futex
- * is one system call, async-signal-safe, so all this works in an interrupt
+ * bounded time: the pending waiter then clears pending and queues; a
+ * queued waiter halts on a futex, on its node's wait word (its
+ * predecessor, handing the queue on, wakes it), the head on the lock
+ * word's low half after clearing pending and marking the locked byte SLOW
+ * (the unlock that finds SLOW wakes it).  While the head does not spin, a
+ * newcomer may take a free lock before queueing, so the running vCPUs go
+ * on when the one at the front is off the host CPU.  A futex is one
+ * system call, async-signal-safe, so all this works in an interrupt
  * handler (a host signal handler) too: no allocation, no host lock.
  *
  * Nodes are thread-local, four per host thread (task, softirq, hardirq,
  * NMI nesting: a handler interrupting a waiter queues with the next
  * node).  A vCPU is a thread, a task spins with preemption disabled, so
- * the nodes are per vCPU for tasks and per thread for host threads.
+ * the nodes are per vCPU for tasks and per thread for host threads.  The
+ * pending waiter needs no node: a handler interrupting it waits with its
+ * own state (on another lock; the same lock from task and handler needs
+ * interrupts off in the task, as in the kernel).
+ *
+ * Who may write the low two bytes (locked, pending) while pending is set
+ * by a pending waiter P, and why each interleaving leaves one owner:
+ *
+ *  - The fast path, trylock and the deep-nesting spin take only a word
+ *    that is 0; a stealer takes with a 16-bit compare-exchange of
+ *    locked_pending from 0.  Pending set, all of them fail.
+ *  - A second would-be pending waiter needs the word exactly "locked"
+ *    (no tail, no pending): it fails and queues.
+ *  - The holder's unlock exchanges the locked byte to 0; P stores only
+ *    after it has read that 0 (acquire), so the two never overlap, and
+ *    nobody sets the locked byte again before P: every taker above needs
+ *    pending clear, and the head's SLOW marking is a compare-exchange of
+ *    the whole word expecting locked 1.
+ *  - A newcomer queueing when the tail is empty sets pending in its
+ *    tail update only if pending was clear: finding P's it does not own
+ *    pending, and as the head it waits until P has taken the lock and
+ *    cleared it (or given up), then sets pending itself (fetch-or, owning
+ *    it only if it was clear) and waits for the locked byte.  Were the
+ *    head to believe P's pending its own, P's store and the head's
+ *    compare-exchange could both see the lock free and both take it.
+ *  - The head's halting marks SLOW with a compare-exchange that keeps P's
+ *    pending: the unlock wakes it; P takes the lock (locked 1 again); the
+ *    head, awake, waits for pending as above.
+ *  - A queue update (tail) is a compare-exchange of the whole word: P's
+ *    store in between fails it and it retries; before the store, it
+ *    left the low bytes as they were, and P's store rewrites them to
+ *    "locked, no pending", which is what P means.
+ *  - P giving up clears pending with one fetch-and; it is P's bit
+ *    (nobody else sets pending while it is set), and the lock may be
+ *    free: then any of the takers above may take it, P queues.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,8 +78,11 @@
 #include "../sched/sched_internal.h"
 #include "../port/sim.h"
 
-/* Spins (CPU relaxes) before a waiter halts on the host. */
-#define PK_Q_SPIN_LIMIT 512
+/* Spins (CPU relaxes) before a waiter halts on the host or a pending
+ * waiter queues: a variable, so that a test can keep a waiter spinning. */
+static unsigned int spin_limit = 512;
+/* Spins for a pending waiter's store that makes the word "locked" again. */
+#define PK_Q_HANDOVER_SPINS 64
 #define PK_Q_NODES 4
 
 /* A node's wait word (a futex). */
@@ -55,7 +97,7 @@ static __thread struct pk_qnode qnodes[PK_Q_NODES]
 	__attribute__((tls_model("initial-exec")));
 static __thread int qnode_depth __attribute__((tls_model("initial-exec")));
 
-static unsigned long nr_halts, nr_kicks;
+static unsigned long nr_halts, nr_kicks, nr_pending_queued;
 
 unsigned long pk_qspin_halts(void)
 {
@@ -65,6 +107,21 @@ unsigned long pk_qspin_halts(void)
 unsigned long pk_qspin_kicks(void)
 {
 	return __atomic_load_n(&nr_kicks, __ATOMIC_RELAXED);
+}
+
+unsigned long pk_qspin_pending_queued(void)
+{
+	return __atomic_load_n(&nr_pending_queued, __ATOMIC_RELAXED);
+}
+
+unsigned int pk_qspin_set_spin_limit(unsigned int spins)
+{
+	return __atomic_exchange_n(&spin_limit, spins, __ATOMIC_RELAXED);
+}
+
+static unsigned int spins_max(void)
+{
+	return __atomic_load_n(&spin_limit, __ATOMIC_RELAXED);
 }
 
 /* errno is the interrupted code's when we run in a handler. */
@@ -96,8 +153,9 @@ void pk_queued_spin_unlock_slow(raw_spinlock_t *lock)
 static void wait_for_grant(struct pk_qnode *node)
 {
 	uint32_t w = QW_SPINNING;
+	unsigned int limit = spins_max();
 
-	for (int spins = 0; spins < PK_Q_SPIN_LIMIT; spins++) {
+	for (unsigned int spins = 0; spins < limit; spins++) {
 		if (__atomic_load_n(&node->wait, __ATOMIC_ACQUIRE) ==
 		    QW_GRANTED)
 			return;
@@ -123,11 +181,12 @@ static void grant(struct pk_qnode *next)
 static struct pk_qnode *wait_for_next(struct pk_qnode *node)
 {
 	struct pk_qnode *next;
+	unsigned int limit = spins_max();
 
-	for (int spins = 0;
+	for (unsigned int spins = 0;
 	     !(next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE));
 	     spins++) {
-		if (spins >= PK_Q_SPIN_LIMIT)
+		if (spins >= limit)
 			pk_host_yield(); /* its thread is off the host CPU */
 		else
 			pk_cpu_relax();
@@ -136,22 +195,26 @@ static struct pk_qnode *wait_for_next(struct pk_qnode *node)
 }
 
 /*
- * Before queueing, take the lock if it is free and no queue head is
- * spinning for it (pending clear): the head may be a vCPU the host has
+ * Before queueing, take the lock if it is free and nobody is spinning for
+ * it (pending clear): the queue head may be a vCPU the host has
  * descheduled or halted, and a fair hand-off to it would stall every
  * running vCPU behind it (the kernel's hybrid unfair trylock).  Spin so
- * while there is a queue to join; bounded, then queue.
+ * while there is a queue to join; bounded, then queue.  The take compares
+ * pending too: a pending waiter that saw the lock free is about to store
+ * "locked" without an atomic operation.
  */
 static bool steal(raw_spinlock_t *lock)
 {
-	for (int spins = 0; spins < PK_Q_SPIN_LIMIT; spins++) {
+	unsigned int limit = spins_max();
+
+	for (unsigned int spins = 0; spins < limit; spins++) {
 		uint64_t v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
-		uint8_t free = 0;
+		uint16_t free = 0;
 
 		if (!(v & (PK_Q_LOCKED_MASK | PK_Q_PENDING_MASK)) &&
 		    __atomic_compare_exchange_n(
-			    &lock->locked, &free, (uint8_t)PK_Q_LOCKED, false,
-			    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			    &lock->locked_pending, &free, (uint16_t)PK_Q_LOCKED,
+			    false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return true;
 		if (!(v & PK_Q_TAIL_MASK) || (v & PK_Q_PENDING_MASK))
 			return false;
@@ -161,25 +224,69 @@ static bool steal(raw_spinlock_t *lock)
 }
 
 /*
+ * The first waiter of a held lock with no queue: set pending, spin on the
+ * locked byte, take the lock with a plain store (nobody else writes the
+ * two low bytes while pending is set: the interleavings at the top).
+ * Bounded: the holder's vCPU may be off the host CPU, so then clear
+ * pending and queue, where the wait may halt.
+ */
+static bool pending_lock(raw_spinlock_t *lock)
+{
+	uint64_t v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
+	unsigned int limit = spins_max();
+
+	/* The pending waiter before us is storing "locked": a moment. */
+	for (int spins = 0; v == PK_Q_PENDING && spins < PK_Q_HANDOVER_SPINS;
+	     spins++) {
+		pk_cpu_relax();
+		v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
+	}
+	if (v != PK_Q_LOCKED ||
+	    !__atomic_compare_exchange_n(&lock->val, &v,
+					 PK_Q_LOCKED | PK_Q_PENDING, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	for (unsigned int spins = 0; spins < limit; spins++) {
+		if (!__atomic_load_n(&lock->locked, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&lock->locked_pending,
+					 (uint16_t)PK_Q_LOCKED,
+					 __ATOMIC_RELAXED);
+			return true;
+		}
+		pk_cpu_relax();
+	}
+	__atomic_fetch_and(&lock->val, ~PK_Q_PENDING, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&nr_pending_queued, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+/*
  * The queue head: spin for the lock with the pending byte set (no
  * stealing meanwhile), take it, and say whether someone queued behind.
- * After a bounded spin it clears pending (running vCPUs may steal),
- * marks the held lock SLOW and halts until the unlock wakes it.
+ * @own: the pending byte is ours; a pending waiter's is not, and the head
+ * waits until that waiter has taken the lock and cleared it.  After a
+ * bounded spin it clears its pending (running vCPUs may steal), marks the
+ * held lock SLOW and halts until the unlock wakes it.
  */
-static bool head_lock(raw_spinlock_t *lock, uint64_t tail, bool pending)
+static bool head_lock(raw_spinlock_t *lock, uint64_t tail, bool own)
 {
+	unsigned int limit = spins_max();
+
 	for (;;) {
 		uint64_t v, slow;
 
-		if (!pending)
-			__atomic_fetch_or(&lock->val, PK_Q_PENDING,
-					  __ATOMIC_RELAXED);
-		pending = false;
-		for (int spins = 0; spins < PK_Q_SPIN_LIMIT; spins++) {
+		for (unsigned int spins = 0; spins < limit; spins++) {
 			uint16_t lp = (uint16_t)PK_Q_PENDING;
 
 			v = __atomic_load_n(&lock->val, __ATOMIC_ACQUIRE);
-			if (v & PK_Q_LOCKED_MASK) {
+			if (!own && !(v & PK_Q_PENDING_MASK)) {
+				own = !(__atomic_fetch_or(&lock->val,
+							  PK_Q_PENDING,
+							  __ATOMIC_ACQUIRE) &
+					PK_Q_PENDING_MASK);
+				continue;
+			}
+			if (!own || (v & PK_Q_LOCKED_MASK)) {
 				pk_cpu_relax();
 				continue;
 			}
@@ -196,10 +303,17 @@ static bool head_lock(raw_spinlock_t *lock, uint64_t tail, bool pending)
 				    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				return true;
 		}
-		__atomic_fetch_and(&lock->val, ~PK_Q_PENDING, __ATOMIC_RELAXED);
+		if (own)
+			__atomic_fetch_and(&lock->val, ~PK_Q_PENDING,
+					   __ATOMIC_RELAXED);
+		own = false;
 		v = __atomic_load_n(&lock->val, __ATOMIC_ACQUIRE);
 		switch (v & PK_Q_LOCKED_MASK) {
 		case 0:
+			/* Free, but a pending waiter's to take: its thread
+			 * may be off the host CPU. */
+			if (v & PK_Q_PENDING_MASK)
+				pk_host_yield();
 			continue;
 		case PK_Q_LOCKED:
 			slow = (v & ~PK_Q_LOCKED_MASK) | PK_Q_SLOW;
@@ -226,10 +340,12 @@ static void queue_lock(raw_spinlock_t *lock, struct pk_qnode *node)
 	node->wait = QW_SPINNING;
 	v = __atomic_load_n(&lock->val, __ATOMIC_RELAXED);
 	/* First in an empty queue: the head at once, pending set in the same
-	 * update (one atomic operation on the contended line, not two). */
+	 * update (one atomic operation on the contended line, not two),
+	 * unless a pending waiter has set it: that one is not ours. */
 	do
 		new = (v & ~PK_Q_TAIL_MASK) | tail |
-		      (v & PK_Q_TAIL_MASK ? 0 : PK_Q_PENDING);
+		      (v & (PK_Q_TAIL_MASK | PK_Q_PENDING_MASK) ? 0
+								: PK_Q_PENDING);
 	while (!__atomic_compare_exchange_n(
 		&lock->val, &v, new, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	prev = v & PK_Q_TAIL_MASK;
@@ -240,7 +356,7 @@ static void queue_lock(raw_spinlock_t *lock, struct pk_qnode *node)
 		__atomic_store_n(&p->next, node, __ATOMIC_RELEASE);
 		wait_for_grant(node);
 	}
-	if (head_lock(lock, tail, !prev))
+	if (head_lock(lock, tail, (new ^ v) & PK_Q_PENDING))
 		grant(wait_for_next(node));
 }
 
@@ -248,15 +364,16 @@ void pk_queued_spin_lock_slow(raw_spinlock_t *lock)
 {
 	int idx;
 
-	if (steal(lock))
+	if (steal(lock) || pending_lock(lock))
 		return;
 	idx = qnode_depth++;
 	barrier();
 	if (unlikely(idx >= PK_Q_NODES)) {
 		/* Nested deeper than task/softirq/hardirq/NMI: just spin. */
-		for (int spins = 0; !arch_spin_trylock(lock); spins++)
-			spins < PK_Q_SPIN_LIMIT ? pk_cpu_relax()
-						: (void)pk_host_yield();
+		unsigned int limit = spins_max();
+
+		for (unsigned int spins = 0; !arch_spin_trylock(lock); spins++)
+			spins < limit ? pk_cpu_relax() : (void)pk_host_yield();
 	} else {
 		queue_lock(lock, &qnodes[idx]);
 	}

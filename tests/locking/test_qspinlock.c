@@ -109,7 +109,8 @@ static void word_layout_is_as_documented(void **state)
 	raw_spin_lock(lp);
 	assert_true(word(lp) == PK_Q_LOCKED && raw_spin_is_locked(lp));
 	assert_int_equal(preempt_count(), PREEMPT_LOCK_OFFSET);
-	/* The first waiter queues: the tail is its node, 16-byte aligned;
+	/* The first waiter spins as the pending waiter, gives up and
+	 * queues: the tail is its node, 16-byte aligned;
 	 * as the head it spins with pending set, or has halted and marked
 	 * the locked byte SLOW. */
 	pthread_create(&t[0], NULL, layout_waiter, NULL);
@@ -213,6 +214,116 @@ static void halted_waiters_are_woken(void **state)
 	assert_true(pk_qspin_halts() - halts0 >= HALT_ROUNDS * HALT_WAITERS);
 	assert_true(pk_qspin_kicks() - kicks0 >= HALT_ROUNDS);
 	assert_int_equal(word(&halt_lock), 0);
+}
+
+/* ---- the pending waiter: the first waiter when there is no queue ---- */
+
+static DEFINE_RAW_SPINLOCK(pend_lock);
+static long pend_round, pend_done;
+
+static void *pend_waiter(void *arg)
+{
+	(void)arg;
+	wait_for_long(&pend_round, 1, "start");
+	raw_spin_lock(&pend_lock);
+	__atomic_add_fetch(&pend_done, 1, __ATOMIC_RELEASE);
+	raw_spin_unlock(&pend_lock);
+	return NULL;
+}
+
+/*
+ * A holder that keeps the lock past the spin limit: the one waiter finds
+ * the word just "locked", spins as the pending waiter, gives up, queues
+ * and halts as the head; the unlock wakes it.  Without the fallback it
+ * would spin on the vCPU forever (a hang here).
+ */
+static void pending_waiter_queues_and_halts(void **state)
+{
+	unsigned long q0 = pk_qspin_pending_queued(), h0 = pk_qspin_halts();
+	long end = now_ms() + DEADLINE_MS;
+	pthread_t t;
+
+	(void)state;
+	pend_round = pend_done = 0;
+	pthread_create(&t, NULL, pend_waiter, NULL);
+	raw_spin_lock(&pend_lock);
+	__atomic_store_n(&pend_round, 1, __ATOMIC_RELEASE);
+	while (pk_qspin_pending_queued() == q0 || pk_qspin_halts() == h0 ||
+	       (word(&pend_lock) & PK_Q_LOCKED_MASK) != PK_Q_SLOW) {
+		if (now_ms() > end)
+			fail_msg("the pending waiter never queued and halted "
+				 "(word %#llx)",
+				 (unsigned long long)word(&pend_lock));
+		sched_yield();
+	}
+	assert_int_equal(__atomic_load_n(&pend_done, __ATOMIC_ACQUIRE), 0);
+	raw_spin_unlock(&pend_lock);
+	pthread_join(t, NULL);
+	assert_int_equal(pend_done, 1);
+	assert_int_equal(pk_qspin_pending_queued() - q0, 1);
+	assert_int_equal(word(&pend_lock), 0);
+}
+
+#define PH_ROUNDS 60
+static DEFINE_RAW_SPINLOCK(ph_lock);
+static long ph_go[2], ph_done, ph_inside, ph_overlaps, ph_entered;
+static long ph_first[2];
+
+/* Who enters first, and whether anyone is inside already. */
+static void *ph_waiter(void *arg)
+{
+	long who = (long)arg;
+
+	for (long r = 1; r <= PH_ROUNDS; r++) {
+		wait_for_long(&ph_go[who], r, "round start");
+		raw_spin_lock(&ph_lock);
+		if (__atomic_fetch_add(&ph_inside, 1, __ATOMIC_RELAXED))
+			__atomic_add_fetch(&ph_overlaps, 1, __ATOMIC_RELAXED);
+		if (__atomic_fetch_add(&ph_entered, 1, __ATOMIC_RELAXED) ==
+		    2 * (r - 1))
+			ph_first[who]++;
+		for (int i = 0; i < 2000; i++)
+			relax();
+		__atomic_sub_fetch(&ph_inside, 1, __ATOMIC_RELAXED);
+		raw_spin_unlock(&ph_lock);
+		__atomic_add_fetch(&ph_done, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/*
+ * A pending waiter P and a queue head H behind it, both spinning (no
+ * limit) when the holder lets go: P owns the pending byte and goes
+ * first, H waits until P has cleared it.  A head that took P's pending
+ * for its own would race P's plain store at the unlock (entering first
+ * or together with P, some rounds of sixty).
+ */
+static void pending_waiter_goes_before_the_head(void **state)
+{
+	unsigned int old = pk_qspin_set_spin_limit(UINT32_MAX / 2);
+	pthread_t t[2];
+
+	(void)state;
+	ph_done = ph_overlaps = ph_entered = 0;
+	ph_first[0] = ph_first[1] = 0;
+	for (long i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, ph_waiter, (void *)i);
+	for (long r = 1; r <= PH_ROUNDS; r++) {
+		raw_spin_lock(&ph_lock);
+		__atomic_store_n(&ph_go[0], r, __ATOMIC_RELEASE);
+		wait_word_changes(&ph_lock, ~0ULL, PK_Q_LOCKED, "P pending");
+		assert_int_equal(word(&ph_lock), PK_Q_LOCKED | PK_Q_PENDING);
+		__atomic_store_n(&ph_go[1], r, __ATOMIC_RELEASE);
+		wait_word_changes(&ph_lock, PK_Q_TAIL_MASK, 0, "H queued");
+		raw_spin_unlock(&ph_lock);
+		wait_for_long(&ph_done, 2 * r, "both entered");
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pk_qspin_set_spin_limit(old);
+	assert_int_equal(ph_overlaps, 0);
+	assert_int_equal(ph_first[0], PH_ROUNDS);
+	assert_int_equal(word(&ph_lock), 0);
 }
 
 /* ---- mutual exclusion: tasks, host threads, hardirq handlers ---- */
@@ -444,6 +555,10 @@ int main(void)
 		cmocka_unit_test_teardown(queue_hands_off_in_arrival_order,
 					  teardown),
 		cmocka_unit_test_teardown(halted_waiters_are_woken, teardown),
+		cmocka_unit_test_teardown(pending_waiter_queues_and_halts,
+					  teardown),
+		cmocka_unit_test_teardown(pending_waiter_goes_before_the_head,
+					  teardown),
 		cmocka_unit_test_teardown(excludes_tasks_threads_and_handlers,
 					  teardown),
 		cmocka_unit_test_teardown(lock_irq_forms_count_exactly,
