@@ -210,7 +210,8 @@ static __always_inline struct task_struct *rotate_fair(struct rq *rq,
 	first->next = first;
 	barrier();
 	first->prev = first;
-	prev->pk_on_rq = 1;
+	/* prev's pk_on_rq is 1 already: a running task's stays set (only
+	 * a sleep clears it, and a sleeping task is not preempted). */
 	return list_entry(first, struct task_struct, pk_run_node);
 }
 
@@ -387,7 +388,7 @@ finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 
 	if (unlikely(switch_hooks_any))
 		run_sched_in(prev, rq->curr);
-	rq->prev = NULL;
+	rq->prev = 0;
 	if (prev)
 		__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
@@ -406,16 +407,20 @@ static __always_inline void __finish_task_switch(unsigned int extra)
 {
 	/* Read afresh: this task may have resumed on another vCPU thread. */
 	struct rq *rq = pk_task_tls(pk_this_rq);
-	struct task_struct *prev = rq->prev;
+	uintptr_t prev_slow = rq->prev;
+	struct task_struct *prev = (struct task_struct *)prev_slow;
 
-	/* Hooks to run or a dead task to let go: the rare case, apart. */
-	if (unlikely(switch_hooks_any || !prev || prev->__state == TASK_DEAD)) {
-		finish_task_switch_slow(rq, prev);
+	/* Hooks to run or a dead task to let go: the rare case, apart.  The
+	 * switcher knew, and said so in rq->prev.  rq->prev is left as it
+	 * is: only the next switch's finish reads it, and that switch sets
+	 * it first. */
+	if (unlikely(prev_slow & PK_PREV_SLOW)) {
+		finish_task_switch_slow(
+			rq, (struct task_struct *)(prev_slow & ~PK_PREV_SLOW));
 		if (extra)
 			__preempt_count_sub(extra);
 		return;
 	}
-	rq->prev = NULL;
 	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
 	if (extra) {
@@ -472,8 +477,12 @@ switch_to_next(struct rq *rq, struct task_struct *prev,
 	/* No slice to refill: every task starts with one, and the tick
 	 * refills it the moment it runs out (pk_sched_tick()). */
 	rq->curr = next;
-	rq->prev = prev;
-	next->cpu = rq->cpu;
+	/* The fast paths (!hooks) switch away from a live task, with no
+	 * hooks to run: the finish's fast path. */
+	rq->prev = (uintptr_t)prev |
+		   (hooks && (switch_hooks_any || prev->__state == TASK_DEAD)
+			    ? PK_PREV_SLOW
+			    : 0);
 	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
 	rq->stats.nr_switches++;
 	if (hooks && unlikely(switch_hooks_any))
@@ -524,6 +533,10 @@ static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
 		local_irq_enable();
 		return NULL;
 	}
+	/* A queued task's cpu is already its queue's (every enqueue sets
+	 * it first, so the fast paths leave it alone); the idle task's is
+	 * set here too, to be sure. */
+	next->cpu = rq->cpu;
 	return switch_to_next(rq, prev, next, true);
 }
 
@@ -890,8 +903,11 @@ void yield(void)
 			pk_host_yield();
 		return;
 	}
-	/* A vCPU always has its task at hand: no get_current() call. */
-	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
+	/* A vCPU always has its task at hand: no get_current() call.  A
+	 * plain store, as __set_current_state(): the barrier of
+	 * set_current_state() orders a sleep's state before its condition
+	 * test, and there is no condition here; the rq lock orders the rest. */
+	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_RELAXED);
 	/* Once, even with nothing else to run: no need-resched loop. */
 	if (!schedule_debug())
 		return;
