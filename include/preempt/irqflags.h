@@ -26,7 +26,7 @@
 #endif
 
 /* Where interrupts were last disabled (debug builds), reports print it:
- * pk_irqs_disabled_ip, in <preempt/preempt.h>'s struct pk_task_vars. */
+ * pk_irqs_disabled_ip, in <preempt/preempt.h>. */
 
 /*
  * Set by the interrupt signal handler when it found interrupts disabled and

@@ -9,6 +9,8 @@
 
 __thread unsigned int pk_preempt_word = PREEMPT_ENABLED;
 __thread struct pk_task_vars pk_task_vars;
+__thread unsigned long pk_irqs_disabled_ip;
+__thread unsigned long pk_preempt_disable_ip;
 /* RCU's per-task reader state (see <preempt/rcupdate.h>). */
 __thread int pk_rcu_nesting;
 __thread int pk_rcu_special;

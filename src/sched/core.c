@@ -11,9 +11,10 @@
  * The word is per vCPU (x86's per-CPU preempt_count): every switch happens
  * with the same count (schedule's preempt_disable plus the rq lock, the
  * kernel's FORK_PREEMPT_COUNT, and interrupts disabled), so it needs no
- * saving.  What is per task and lives in the vCPU thread's TLS while the
- * task runs (errno, migrate-disable and non-block depths, debug addresses)
- * is saved and loaded at the switch.
+ * saving, and neither do the debug addresses of its open sections.  What
+ * is per task and lives in the vCPU thread's TLS while the task runs
+ * (errno, the migrate-disable and non-block depths, the rt bh state) is
+ * saved and loaded at the switch.
  *
  * A task may resume on another vCPU thread: after pk_context_switch() the
  * code re-reads everything per-CPU (finish_task_switch() takes this_rq()
@@ -423,6 +424,18 @@ static __always_inline void __finish_task_switch(unsigned int extra)
 	}
 	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
+	if (extra && !CONFIG_TRACE_IRQFLAGS) {
+		/* The depth is 1 (the add that took the lock set it): one sub
+		 * enables and gives back both counts.  Lines left pending run
+		 * after it, as after any enabling edge in a preemptible task. */
+		__pk_word_sub(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET +
+			      extra);
+		barrier();
+		if (unlikely(__pk_irq_pending()))
+			pk_irq_replay();
+		pk_sim_hook(PK_SIM_IRQ_ON);
+		return;
+	}
 	if (extra) {
 		local_irq_enable();
 		__preempt_count_sub(PREEMPT_LOCK_OFFSET + extra);
