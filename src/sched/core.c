@@ -188,26 +188,19 @@ static __always_inline struct task_struct *rotate_fair(struct rq *rq,
 	struct list_head *node = &prev->pk_run_node;
 
 	/*
-	 * The barriers keep each pair of stores two plain moves: GCC's
-	 * vectorizer would pair them through an SSE register, three
-	 * instructions for two.
+	 * Unlink the head, then add @prev at the tail: the tail is read
+	 * after the unlink, so with the head alone on the queue it is the
+	 * list head itself and no case is apart.  The barriers keep each
+	 * pair of stores two plain moves: GCC's vectorizer would pair them
+	 * through an SSE register, three instructions for two.
 	 */
-	if (first->next == head) {
-		node->next = head;
-		barrier();
-		node->prev = head;
-		head->next = node;
-		barrier();
-		head->prev = node;
-	} else {
-		first->next->prev = head;
-		head->next = first->next;
-		node->next = head;
-		barrier();
-		node->prev = head->prev;
-		head->prev->next = node;
-		head->prev = node;
-	}
+	first->next->prev = head;
+	head->next = first->next;
+	node->next = head;
+	barrier();
+	node->prev = head->prev;
+	head->prev->next = node;
+	head->prev = node;
 	first->next = first;
 	barrier();
 	first->prev = first;
@@ -604,9 +597,12 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 static __always_inline bool rotate_fair_ok(struct rq *rq,
 					   struct task_struct *prev)
 {
-	return !(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
-		 prev == rq->idle || is_rt(prev) ||
-		 (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
+	/* Wake-ups and real-time tasks waiting: one test for both. */
+	uint64_t urgent = (uintptr_t)__atomic_load_n(&rq->wake_list,
+						      __ATOMIC_RELAXED) |
+			  rq->rt_bitmap[0] | rq->rt_bitmap[1];
+
+	return !(urgent || prev == rq->idle || is_rt(prev) ||
 		 list_empty(&rq->fair_queue));
 }
 
@@ -852,6 +848,37 @@ void might_resched(void)
 }
 
 /*
+ * yield()'s way in without the irq tracer: preemption, interrupts and the
+ * rq lock's count in one update.  schedule_debug() left the count at zero,
+ * so the word holds nothing but the need-resched bit, which the switch
+ * clears (every way through __schedule() does): on x86 one store of the
+ * result, with need-resched cleared, a single instruction no signal
+ * splits.  A handler that ran since the check left the count as it found
+ * it, and a reschedule it asked for is the one this call serves; from the
+ * store on, interrupts wait.  Elsewhere the word takes only atomic
+ * read-modify-writes (<preempt/preempt.h>): the add, and the clear later.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define YIELD_WORD_STORE 1
+#else
+#define YIELD_WORD_STORE 0
+#endif
+
+static __always_inline void yield_enter_word(void)
+{
+#if YIELD_WORD_STORE
+	__asm__ __volatile__("movl %1, %0"
+			     : "=m"(pk_preempt_word)
+			     : "i"(PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET +
+				   HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET)
+			     : "memory");
+#else
+	__pk_word_add(PREEMPT_DISABLE_OFFSET + HARDIRQ_DISABLE_OFFSET +
+		      PREEMPT_LOCK_OFFSET);
+#endif
+}
+
+/*
  * yield()'s __schedule(true), its usual case in yield()'s own frame: the
  * switch is a call, and the finish and preempt_enable_no_resched() follow
  * it inline, so no frame of __schedule_preempt() and no call of
@@ -862,68 +889,90 @@ void might_resched(void)
  * yield() and set its own state running, so it is not dead (the dead test
  * of __schedule_preempt() is not needed).
  */
+/*
+ * What yield() does after its switch, and its rare cases: out of line and
+ * reached by tail calls, so that nothing of yield()'s own lives across the
+ * switch and it saves no register of its caller's (the port's switch
+ * saves them all): the finish re-reads what it needs, as it must anyway
+ * on a task that may have moved to another vCPU.
+ */
+static __attribute__((noinline)) void yield_finish(void)
+{
+	/* Switched: there is a switch to finish, no test of last; with it
+	 * the preempt_enable_no_resched(). */
+	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
+}
+
+static __attribute__((noinline)) void yield_slow(struct rq *rq,
+						 bool contended)
+{
+	struct pk_context *last = contended ? __schedule_contended(rq, true)
+					    : __schedule_slow(rq, true);
+
+	if (last)
+		finish_task_switch();
+	preempt_enable_no_resched();
+}
+
+static __attribute__((noinline)) void yield_host(void)
+{
+	set_current_state(TASK_RUNNING);
+	if (schedule_debug())
+		pk_host_yield();
+}
+
 static __always_inline void yield_schedule(void)
 {
 	struct rq *rq;
 	struct task_struct *prev, *next;
-	struct pk_context *last;
 
 	if (CONFIG_TRACE_IRQFLAGS) {
 		preempt_disable();
 		/* After the disable: from here on no migration. */
 		rq = pk_this_rq;
-		if (unlikely(!__schedule_enter(rq))) {
-			last = __schedule_contended(rq, true);
-			goto finish;
-		}
+		if (unlikely(!__schedule_enter(rq)))
+			return yield_slow(rq, true);
 	} else {
-		__pk_word_add(PREEMPT_DISABLE_OFFSET + HARDIRQ_DISABLE_OFFSET +
-			      PREEMPT_LOCK_OFFSET);
+		yield_enter_word();
 		rq = pk_this_rq;
 		if (unlikely(__atomic_exchange_n(&rq->lock, 1,
-						 __ATOMIC_ACQUIRE))) {
-			last = __schedule_contended(rq, true);
-			goto finish;
-		}
+						 __ATOMIC_ACQUIRE)))
+			return yield_slow(rq, true);
 	}
 	prev = rq->curr;
-	if (unlikely(!rotate_fair_ok(rq, prev))) {
-		last = __schedule_slow(rq, true);
-		goto finish;
-	}
-	clear_preempt_need_resched();
+	if (unlikely(!rotate_fair_ok(rq, prev)))
+		return yield_slow(rq, false);
+	if (CONFIG_TRACE_IRQFLAGS || !YIELD_WORD_STORE)
+		clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 	next = rotate_fair(rq, prev);
 	if (unlikely(switch_hooks_any))
 		switch_to_next_hooked(rq, prev, next);
 	else
 		switch_to_next(rq, prev, next, false);
-	/* Switched: there is a switch to finish, no test of last; with it
-	 * the preempt_enable_no_resched(). */
-	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
-	return;
-finish:
-	if (last)
-		finish_task_switch();
-	preempt_enable_no_resched();
+	yield_finish();
+}
+
+/* schedule_debug()'s report and repair, out of line: yield() tests the
+ * count itself. */
+static __attribute__((noinline)) void yield_atomic(void)
+{
+	if (schedule_debug())
+		yield_schedule();
 }
 
 void yield(void)
 {
-	if (!pk_this_rq) {
-		set_current_state(TASK_RUNNING);
-		if (schedule_debug())
-			pk_host_yield();
-		return;
-	}
+	if (!pk_this_rq)
+		return yield_host();
 	/* A vCPU always has its task at hand: no get_current() call.  A
 	 * plain store, as __set_current_state(): the barrier of
 	 * set_current_state() orders a sleep's state before its condition
 	 * test, and there is no condition here; the rq lock orders the rest. */
 	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_RELAXED);
 	/* Once, even with nothing else to run: no need-resched loop. */
-	if (!schedule_debug())
-		return;
+	if (unlikely(preempt_count()))
+		return yield_atomic();
 	yield_schedule();
 }
 
