@@ -43,8 +43,6 @@
 #include "sched_internal.h"
 #include "../port/sim.h"
 
-__thread struct rq *pk_this_rq;
-__thread struct task_struct *pk_current;
 
 /*
  * Without a machine, and on threads that are no vCPU: the thread's own
@@ -290,13 +288,13 @@ static void check_preempt_curr(struct rq *rq, struct task_struct *p)
 static __always_inline void save_task_tls(struct rq *rq, struct task_struct *p)
 {
 	p->pk_saved_errno = *rq->errno_loc;
-	p->pk_saved_vars = pk_task_vars;
+	p->pk_saved_vars = pk_cpu_tls.vars;
 }
 
 static __always_inline void load_task_tls(struct rq *rq, struct task_struct *p)
 {
 	*rq->errno_loc = p->pk_saved_errno;
-	pk_task_vars = p->pk_saved_vars;
+	pk_cpu_tls.vars = p->pk_saved_vars;
 }
 
 /*
@@ -376,7 +374,8 @@ static void run_sched_in(struct task_struct *prev, struct task_struct *next)
  * the rq lock and the interrupt-disable the switch held.
  */
 static __attribute__((noinline)) void
-finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
+finish_task_switch_slow(struct rq *rq, struct task_struct *prev,
+			unsigned int extra)
 {
 	bool dead = prev && prev->__state == TASK_DEAD;
 
@@ -390,6 +389,8 @@ finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 	local_irq_enable();
 	if (dead)
 		put_task_struct(prev);
+	if (extra)
+		__preempt_count_sub(extra);
 }
 
 /*
@@ -409,10 +410,10 @@ static __always_inline void __finish_task_switch(unsigned int extra)
 	 * is: only the next switch's finish reads it, and that switch sets
 	 * it first. */
 	if (unlikely(prev_slow & PK_PREV_SLOW)) {
+		/* A tail call: the fast path's frame saves nothing. */
 		finish_task_switch_slow(
-			rq, (struct task_struct *)(prev_slow & ~PK_PREV_SLOW));
-		if (extra)
-			__preempt_count_sub(extra);
+			rq, (struct task_struct *)(prev_slow & ~PK_PREV_SLOW),
+			extra);
 		return;
 	}
 	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);

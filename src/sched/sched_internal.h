@@ -80,8 +80,9 @@ struct rq {
 #define PK_PREV_SLOW 1UL
 
 struct rq *pk_cpu_rq(int cpu);
-extern __thread struct rq *pk_this_rq;
-extern __thread struct task_struct *pk_current;
+/* In the count layer's block of hot thread-locals (<preempt/preempt.h>). */
+#define pk_this_rq (pk_cpu_tls.rq)
+#define pk_current (pk_cpu_tls.curr)
 
 /* ---- raw spinlocks, for the scheduler's own structures ---- */
 
