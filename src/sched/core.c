@@ -571,6 +571,16 @@ switch_to_next_hooked(struct rq *rq, struct task_struct *prev,
 }
 
 /*
+ * The rq lock's first try, as pk_raw_lock()'s: a fetch-or of its one bit,
+ * which x86 does in one lock bts whose carry is the answer (an exchange
+ * needs the 1 in a register and a test of what it returns).
+ */
+static __always_inline bool rq_trylock(struct rq *rq)
+{
+	return !(__atomic_fetch_or(&rq->lock, 1, __ATOMIC_ACQUIRE) & 1);
+}
+
+/*
  * Every way in passed schedule_debug() (count zero, so interrupts on) and
  * then preempt_disable(): interrupts go off with no depth to read.
  * Without the irq tracer, one add takes them and the rq lock's preemption
@@ -585,7 +595,7 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 	} else {
 		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET);
 	}
-	return likely(!__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE));
+	return likely(rq_trylock(rq));
 }
 
 /*
@@ -936,8 +946,7 @@ static __always_inline void yield_schedule(void)
 	} else {
 		yield_enter_word();
 		rq = pk_this_rq;
-		if (unlikely(__atomic_exchange_n(&rq->lock, 1,
-						 __ATOMIC_ACQUIRE)))
+		if (unlikely(!rq_trylock(rq)))
 			return yield_slow(rq, true);
 	}
 	prev = rq->curr;
@@ -952,6 +961,21 @@ static __always_inline void yield_schedule(void)
 	else
 		switch_to_next(rq, prev, next, false);
 	yield_finish();
+}
+
+/* preempt_count() != 0, on x86 one test of the word in place. */
+static __always_inline bool yield_count_nonzero(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	bool nonzero;
+
+	__asm__ __volatile__("testl %2, %1"
+			     : "=@ccnz"(nonzero)
+			     : "m"(pk_preempt_word), "i"(~PREEMPT_NEED_RESCHED));
+	return nonzero;
+#else
+	return preempt_count() != 0;
+#endif
 }
 
 /* schedule_debug()'s report and repair, out of line: yield() tests the
@@ -972,7 +996,7 @@ void yield(void)
 	 * test, and there is no condition here; the rq lock orders the rest. */
 	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_RELAXED);
 	/* Once, even with nothing else to run: no need-resched loop. */
-	if (unlikely(preempt_count()))
+	if (unlikely(yield_count_nonzero()))
 		return yield_atomic();
 	yield_schedule();
 }
