@@ -575,7 +575,6 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
  * true), so in_nmi() == NMI_MASK asks "nested to the limit?".
  */
 
-
 /*
  * Where interrupts and preemption were last disabled (debug builds), for
  * reports, which print them only while that section is open.  They go

@@ -43,7 +43,6 @@
 #include "sched_internal.h"
 #include "../port/sim.h"
 
-
 /*
  * Without a machine, and on threads that are no vCPU: the thread's own
  * task, counted like any other, and per-thread counters.  Its memory
@@ -420,8 +419,8 @@ static __always_inline void __finish_task_switch(unsigned int extra)
 	pk_raw_unlock(&rq->lock);
 	if (extra && !CONFIG_TRACE_IRQFLAGS) {
 		/* The depth is 1 (the add that took the lock set it): one sub
-		 * enables and gives back both counts.  Lines left pending run
-		 * after it, as after any enabling edge in a preemptible task. */
+		 * enables and gives back both counts.  Pending lines run after
+		 * it, as after any enabling edge in a preemptible task. */
 		__pk_word_sub(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET +
 			      extra);
 		barrier();
@@ -609,9 +608,9 @@ static __always_inline bool rotate_fair_ok(struct rq *rq,
 					   struct task_struct *prev)
 {
 	/* Wake-ups and real-time tasks waiting: one test for both. */
-	uint64_t urgent = (uintptr_t)__atomic_load_n(&rq->wake_list,
-						      __ATOMIC_RELAXED) |
-			  rq->rt_bitmap[0] | rq->rt_bitmap[1];
+	uint64_t urgent =
+		(uintptr_t)__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) |
+		rq->rt_bitmap[0] | rq->rt_bitmap[1];
 
 	return !(urgent || prev == rq->idle || is_rt(prev) ||
 		 list_empty(&rq->fair_queue));
@@ -914,8 +913,7 @@ static __attribute__((noinline)) void yield_finish(void)
 	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
 }
 
-static __attribute__((noinline)) void yield_slow(struct rq *rq,
-						 bool contended)
+static __attribute__((noinline)) void yield_slow(struct rq *rq, bool contended)
 {
 	struct pk_context *last = contended ? __schedule_contended(rq, true)
 					    : __schedule_slow(rq, true);
@@ -971,7 +969,8 @@ static __always_inline bool yield_count_nonzero(void)
 
 	__asm__ __volatile__("testl %2, %1"
 			     : "=@ccnz"(nonzero)
-			     : "m"(pk_preempt_word), "i"(~PREEMPT_NEED_RESCHED));
+			     : "m"(pk_preempt_word),
+			       "i"(~PREEMPT_NEED_RESCHED));
 	return nonzero;
 #else
 	return preempt_count() != 0;
