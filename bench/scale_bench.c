@@ -122,6 +122,10 @@ static int spin_yielder(void *arg)
 
 	(void)arg;
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	/* Counting starts with the clock, not as each task starts: the
+	 * first of 32 vCPUs' tasks would yield alone for a long while. */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		schedule_timeout_uninterruptible(1);
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		yield();
 		n++;
@@ -144,6 +148,7 @@ static double run_tasks(int cpus, int per_cpu, long ms)
 	started = finished = 0;
 	total_ops = 0;
 	stop = 0;
+	go = 0;
 	for (int i = 0; i < n; i++) {
 		k[i] = kthread_create(worker_fn, NULL, "w%d", i);
 		kthread_bind(k[i], i % cpus);
@@ -151,6 +156,7 @@ static double run_tasks(int cpus, int per_cpu, long ms)
 	}
 	wait_count(&started, n);
 	t0 = bench_now_ns();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	usleep((useconds_t)ms * 1000);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	wait_count(&finished, n);

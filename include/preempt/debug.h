@@ -60,9 +60,9 @@ void might_resched(void);
 
 /*
  * The per-task counters that reports and checks read, pk_non_block_count
- * and pk_migrate_disable_count, and pk_preempt_disable_ip live in TLS in
- * <preempt/preempt.h>'s struct pk_task_vars, saved and loaded with the
- * task at each context switch.
+ * and pk_migrate_disable_count, live in TLS in <preempt/preempt.h>'s
+ * struct pk_task_vars, saved and loaded with the task at each context
+ * switch; pk_preempt_disable_ip beside it goes with the word (per vCPU).
  */
 
 /*

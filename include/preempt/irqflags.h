@@ -26,14 +26,13 @@
 #endif
 
 /* Where interrupts were last disabled (debug builds), reports print it:
- * pk_irqs_disabled_ip, in <preempt/preempt.h>'s struct pk_task_vars. */
+ * pk_irqs_disabled_ip, in <preempt/preempt.h>. */
 
 /*
  * Set by the interrupt signal handler when it found interrupts disabled and
  * left its lines pending; the edge that enables interrupts replays them.
  */
-extern __thread int pk_irq_soft_pending
-	__attribute__((tls_model("initial-exec")));
+#define pk_irq_soft_pending (pk_cpu_tls.irq_soft_pending)
 
 /* Run what arrived while interrupts were disabled (irq layer). */
 void pk_irq_replay(void);

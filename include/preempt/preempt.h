@@ -140,9 +140,53 @@ __here:                                                                        \
 #define INIT_PREEMPT_COUNT PREEMPT_OFFSET
 #define FORK_PREEMPT_COUNT (2 * PREEMPT_DISABLE_OFFSET + PREEMPT_ENABLED)
 
-/* The running task's word (raw, need-resched inverted); see above. */
-extern __thread unsigned int pk_preempt_word
+/*
+ * The per-task state besides the word that lives in the vCPU thread's TLS
+ * while the task runs, in one block of 16 bytes so that a context switch
+ * saves and loads it as one copy each way (src/sched/core.c); each field
+ * keeps its own name through the macros below.
+ *  - softirq_disable_cnt: PREEMPT_RT keeps the bottom-half state in the
+ *    task, not in the word, so that a task with bh disabled or serving a
+ *    softirq stays preemptible and may take sleeping locks.  It stays 0
+ *    unless a machine booted rt, so the softirq predicates read both.
+ *  - non_block, migrate_disable: the counters reports and checks read
+ *    (<preempt/debug.h>).
+ */
+struct pk_task_vars {
+	int non_block;
+	int migrate_disable;
+	unsigned int softirq_disable_cnt;
+	unsigned int reserved; /* the block's size: one 16-byte copy */
+};
+#define pk_softirq_disable_cnt (pk_cpu_tls.vars.softirq_disable_cnt)
+#define pk_non_block_count (pk_cpu_tls.vars.non_block)
+#define pk_migrate_disable_count (pk_cpu_tls.vars.migrate_disable)
+
+struct rq;
+struct task_struct;
+
+/*
+ * The vCPU thread's hot thread-locals in one block (as the x86 kernel's
+ * pcpu_hot): one thread-local address reaches them all, so the context
+ * switch and the finish after it compute it once, not once per variable.
+ * Each keeps its own name through a macro.
+ *  - word: the running task's word (raw, need-resched inverted); see above.
+ *  - irq_soft_pending: interrupts left pending while disabled
+ *    (<preempt/irqflags.h>).
+ *  - rq, curr: the scheduler's runqueue of this vCPU and its running task
+ *    (NULL on a thread that is no vCPU).
+ *  - vars: the per-task block above.
+ */
+struct pk_cpu_tls {
+	unsigned int word;
+	int irq_soft_pending;
+	struct rq *rq;
+	struct task_struct *curr;
+	struct pk_task_vars vars;
+};
+extern __thread struct pk_cpu_tls pk_cpu_tls
 	__attribute__((tls_model("initial-exec")));
+#define pk_preempt_word (pk_cpu_tls.word)
 
 /*
  * pk_task_tls(var) - the running task's copy of a per-task thread-local
@@ -532,33 +576,16 @@ static __always_inline void preempt_enable_no_resched_notrace(void)
  */
 
 /*
- * The per-task state besides the word that lives in the vCPU thread's TLS
- * while the task runs, in one block so that a context switch saves and
- * loads it as one copy (src/sched/core.c); each field keeps its own name
- * through the macros below.
- *  - softirq_disable_cnt: PREEMPT_RT keeps the bottom-half state in the
- *    task, not in the word, so that a task with bh disabled or serving a
- *    softirq stays preemptible and may take sleeping locks.  It stays 0
- *    unless a machine booted rt, so the softirq predicates read both.
- *  - non_block, migrate_disable: the counters reports and checks read
- *    (<preempt/debug.h>).
- *  - irqs_disabled_ip, preempt_disable_ip: where interrupts and preemption
- *    were last disabled (debug builds), for reports.
+ * Where interrupts and preemption were last disabled (debug builds), for
+ * reports, which print them only while that section is open.  They go
+ * with the word, per vCPU, not with the task: every switch happens with
+ * the task's own sections closed (schedule_debug() sees to it) and the
+ * scheduler's open, and that section spans the switch into the next task.
  */
-struct pk_task_vars {
-	unsigned long irqs_disabled_ip;
-	unsigned long preempt_disable_ip;
-	int non_block;
-	int migrate_disable;
-	unsigned int softirq_disable_cnt;
-};
-extern __thread struct pk_task_vars pk_task_vars
+extern __thread unsigned long pk_irqs_disabled_ip
 	__attribute__((tls_model("initial-exec")));
-#define pk_softirq_disable_cnt (pk_task_vars.softirq_disable_cnt)
-#define pk_non_block_count (pk_task_vars.non_block)
-#define pk_migrate_disable_count (pk_task_vars.migrate_disable)
-#define pk_irqs_disabled_ip (pk_task_vars.irqs_disabled_ip)
-#define pk_preempt_disable_ip (pk_task_vars.preempt_disable_ip)
+extern __thread unsigned long pk_preempt_disable_ip
+	__attribute__((tls_model("initial-exec")));
 
 #define hardirq_count() (preempt_count() & HARDIRQ_MASK)
 #define softirq_count()                                                        \

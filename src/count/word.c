@@ -7,8 +7,9 @@
 #include <preempt/irqflags.h>
 #include <preempt/preempt.h>
 
-__thread unsigned int pk_preempt_word = PREEMPT_ENABLED;
-__thread struct pk_task_vars pk_task_vars;
+__thread struct pk_cpu_tls pk_cpu_tls = {.word = PREEMPT_ENABLED};
+__thread unsigned long pk_irqs_disabled_ip;
+__thread unsigned long pk_preempt_disable_ip;
 /* RCU's per-task reader state (see <preempt/rcupdate.h>). */
 __thread int pk_rcu_nesting;
 __thread int pk_rcu_special;

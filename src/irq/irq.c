@@ -86,7 +86,7 @@ static pthread_mutex_t cpu_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t irq_setup_once = PTHREAD_ONCE_INIT;
 static pthread_key_t cpu_exit_key;
 
-__thread int pk_irq_soft_pending;
+/* pk_irq_soft_pending: in the count layer's struct pk_cpu_tls. */
 void (*pk_irq_return_hook)(const void *uctx);
 void (*pk_irq_exit_hook)(void *owner);
 void (*pk_irq_user_return_hook)(void);

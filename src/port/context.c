@@ -90,17 +90,18 @@ static void *initial_frame(struct pk_stack *stack, void (*fn)(void), void *arg)
 	 * as a thread does; the sticky status flags start clear. */
 	__asm__("stmxcsr %0" : "=m"(mxcsr));
 	__asm__("fnstcw %0" : "=m"(fcw));
-	sp = (uint64_t *)top - 2 - 8;
-	sp[0] = (mxcsr & ~(uint32_t)0x3f) | (uint64_t)fcw << 32;
-	sp[1] = 0;		/* r15 */
-	sp[2] = 0;		/* r14 */
-	sp[3] = 0;		/* r13 */
-	sp[4] = (uintptr_t)arg; /* r12 */
-	sp[5] = (uintptr_t)fn;	/* rbx */
-	sp[6] = 0;		/* rbp: ends frame-pointer chains */
-	sp[7] = (uintptr_t)pk_port_trampoline;
+	sp = (uint64_t *)top - 2 - 7;
+	/* Below the saved sp, as the switch leaves them (its red zone). */
+	sp[-1] = (mxcsr & ~(uint32_t)0x3f) | (uint64_t)fcw << 32;
+	sp[0] = 0;		/* r15 */
+	sp[1] = 0;		/* r14 */
+	sp[2] = 0;		/* r13 */
+	sp[3] = (uintptr_t)arg; /* r12 */
+	sp[4] = (uintptr_t)fn;	/* rbx */
+	sp[5] = 0;		/* rbp: ends frame-pointer chains */
+	sp[6] = (uintptr_t)pk_port_trampoline;
+	sp[7] = 0;
 	sp[8] = 0;
-	sp[9] = 0;
 #elif defined(__aarch64__)
 	uint64_t fpcr;
 

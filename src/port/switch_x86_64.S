@@ -7,14 +7,20 @@
  * everything else it needs. So a switch pushes those on the current stack,
  * stores rsp in from->sp, loads to->sp and pops the same frame from there:
  *
- *	to->sp ->  0  MXCSR (4 bytes), x87 control word (2), padding (2)
- *		   8  r15
- *		  16  r14
- *		  24  r13
- *		  32  r12
- *		  40  rbx
- *		  48  rbp
- *		  56  return address
+ *		  -8  MXCSR (4 bytes), x87 control word (2), padding (2)
+ *	to->sp ->  0  r15
+ *		   8  r14
+ *		  16  r13
+ *		  24  r12
+ *		  32  rbx
+ *		  40  rbp
+ *		  48  return address
+ *
+ * The control words sit in the red zone below the saved rsp, with no
+ * adjustment of rsp for them: nothing writes below a suspended context's
+ * rsp (a signal is delivered on the running stack, and the kernel skips
+ * the running stack's 128-byte red zone itself), and the resumed context
+ * reads them back before anything runs on its stack.
  *
  * initial_frame() in context.c builds the same frame on a fresh stack with
  * pk_port_trampoline as the return address, so the first switch to it
@@ -64,20 +70,16 @@ pk_port_switch:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset r15, 0
-	subq	$8, %rsp
-	.cfi_adjust_cfa_offset 8
-	stmxcsr	(%rsp)
-	fnstcw	4(%rsp)
+	stmxcsr	-8(%rsp)
+	fnstcw	-4(%rsp)
 
 	/* The swap. The frame on the new stack has the same layout, so the
 	 * CFI above describes it as well as the old one. */
 	movq	%rsp, (%rdi)
 	movq	(%rsi), %rsp
 
-	ldmxcsr	(%rsp)
-	fldcw	4(%rsp)
-	addq	$8, %rsp
-	.cfi_adjust_cfa_offset -8
+	ldmxcsr	-8(%rsp)
+	fldcw	-4(%rsp)
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore r15

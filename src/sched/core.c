@@ -11,9 +11,10 @@
  * The word is per vCPU (x86's per-CPU preempt_count): every switch happens
  * with the same count (schedule's preempt_disable plus the rq lock, the
  * kernel's FORK_PREEMPT_COUNT, and interrupts disabled), so it needs no
- * saving.  What is per task and lives in the vCPU thread's TLS while the
- * task runs (errno, migrate-disable and non-block depths, debug addresses)
- * is saved and loaded at the switch.
+ * saving, and neither do the debug addresses of its open sections.  What
+ * is per task and lives in the vCPU thread's TLS while the task runs
+ * (errno, the migrate-disable and non-block depths, the rt bh state) is
+ * saved and loaded at the switch.
  *
  * A task may resume on another vCPU thread: after pk_context_switch() the
  * code re-reads everything per-CPU (finish_task_switch() takes this_rq()
@@ -41,9 +42,6 @@
 #include "../port/switch.h"
 #include "sched_internal.h"
 #include "../port/sim.h"
-
-__thread struct rq *pk_this_rq;
-__thread struct task_struct *pk_current;
 
 /*
  * Without a machine, and on threads that are no vCPU: the thread's own
@@ -187,30 +185,24 @@ static __always_inline struct task_struct *rotate_fair(struct rq *rq,
 	struct list_head *node = &prev->pk_run_node;
 
 	/*
-	 * The barriers keep each pair of stores two plain moves: GCC's
-	 * vectorizer would pair them through an SSE register, three
-	 * instructions for two.
+	 * Unlink the head, then add @prev at the tail: the tail is read
+	 * after the unlink, so with the head alone on the queue it is the
+	 * list head itself and no case is apart.  The barriers keep each
+	 * pair of stores two plain moves: GCC's vectorizer would pair them
+	 * through an SSE register, three instructions for two.
 	 */
-	if (first->next == head) {
-		node->next = head;
-		barrier();
-		node->prev = head;
-		head->next = node;
-		barrier();
-		head->prev = node;
-	} else {
-		first->next->prev = head;
-		head->next = first->next;
-		node->next = head;
-		barrier();
-		node->prev = head->prev;
-		head->prev->next = node;
-		head->prev = node;
-	}
+	first->next->prev = head;
+	head->next = first->next;
+	node->next = head;
+	barrier();
+	node->prev = head->prev;
+	head->prev->next = node;
+	head->prev = node;
 	first->next = first;
 	barrier();
 	first->prev = first;
-	prev->pk_on_rq = 1;
+	/* prev's pk_on_rq is 1 already: a running task's stays set (only
+	 * a sleep clears it, and a sleeping task is not preempted). */
 	return list_entry(first, struct task_struct, pk_run_node);
 }
 
@@ -295,13 +287,13 @@ static void check_preempt_curr(struct rq *rq, struct task_struct *p)
 static __always_inline void save_task_tls(struct rq *rq, struct task_struct *p)
 {
 	p->pk_saved_errno = *rq->errno_loc;
-	p->pk_saved_vars = pk_task_vars;
+	p->pk_saved_vars = pk_cpu_tls.vars;
 }
 
 static __always_inline void load_task_tls(struct rq *rq, struct task_struct *p)
 {
 	*rq->errno_loc = p->pk_saved_errno;
-	pk_task_vars = p->pk_saved_vars;
+	pk_cpu_tls.vars = p->pk_saved_vars;
 }
 
 /*
@@ -381,13 +373,14 @@ static void run_sched_in(struct task_struct *prev, struct task_struct *next)
  * the rq lock and the interrupt-disable the switch held.
  */
 static __attribute__((noinline)) void
-finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
+finish_task_switch_slow(struct rq *rq, struct task_struct *prev,
+			unsigned int extra)
 {
 	bool dead = prev && prev->__state == TASK_DEAD;
 
 	if (unlikely(switch_hooks_any))
 		run_sched_in(prev, rq->curr);
-	rq->prev = NULL;
+	rq->prev = 0;
 	if (prev)
 		__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
@@ -395,6 +388,8 @@ finish_task_switch_slow(struct rq *rq, struct task_struct *prev)
 	local_irq_enable();
 	if (dead)
 		put_task_struct(prev);
+	if (extra)
+		__preempt_count_sub(extra);
 }
 
 /*
@@ -406,18 +401,34 @@ static __always_inline void __finish_task_switch(unsigned int extra)
 {
 	/* Read afresh: this task may have resumed on another vCPU thread. */
 	struct rq *rq = pk_task_tls(pk_this_rq);
-	struct task_struct *prev = rq->prev;
+	uintptr_t prev_slow = rq->prev;
+	struct task_struct *prev = (struct task_struct *)prev_slow;
 
-	/* Hooks to run or a dead task to let go: the rare case, apart. */
-	if (unlikely(switch_hooks_any || !prev || prev->__state == TASK_DEAD)) {
-		finish_task_switch_slow(rq, prev);
-		if (extra)
-			__preempt_count_sub(extra);
+	/* Hooks to run or a dead task to let go: the rare case, apart.  The
+	 * switcher knew, and said so in rq->prev.  rq->prev is left as it
+	 * is: only the next switch's finish reads it, and that switch sets
+	 * it first. */
+	if (unlikely(prev_slow & PK_PREV_SLOW)) {
+		/* A tail call: the fast path's frame saves nothing. */
+		finish_task_switch_slow(
+			rq, (struct task_struct *)(prev_slow & ~PK_PREV_SLOW),
+			extra);
 		return;
 	}
-	rq->prev = NULL;
 	__atomic_store_n(&prev->pk_on_cpu, 0, __ATOMIC_RELEASE);
 	pk_raw_unlock(&rq->lock);
+	if (extra && !CONFIG_TRACE_IRQFLAGS) {
+		/* The depth is 1 (the add that took the lock set it): one sub
+		 * enables and gives back both counts.  Pending lines run after
+		 * it, as after any enabling edge in a preemptible task. */
+		__pk_word_sub(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET +
+			      extra);
+		barrier();
+		if (unlikely(__pk_irq_pending()))
+			pk_irq_replay();
+		pk_sim_hook(PK_SIM_IRQ_ON);
+		return;
+	}
 	if (extra) {
 		local_irq_enable();
 		__preempt_count_sub(PREEMPT_LOCK_OFFSET + extra);
@@ -472,8 +483,12 @@ switch_to_next(struct rq *rq, struct task_struct *prev,
 	/* No slice to refill: every task starts with one, and the tick
 	 * refills it the moment it runs out (pk_sched_tick()). */
 	rq->curr = next;
-	rq->prev = prev;
-	next->cpu = rq->cpu;
+	/* The fast paths (!hooks) switch away from a live task, with no
+	 * hooks to run: the finish's fast path. */
+	rq->prev = (uintptr_t)prev |
+		   (hooks && (switch_hooks_any || prev->__state == TASK_DEAD)
+			    ? PK_PREV_SLOW
+			    : 0);
 	__atomic_store_n(&next->pk_on_cpu, 1, __ATOMIC_RELAXED);
 	rq->stats.nr_switches++;
 	if (hooks && unlikely(switch_hooks_any))
@@ -524,6 +539,10 @@ static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
 		local_irq_enable();
 		return NULL;
 	}
+	/* A queued task's cpu is already its queue's (every enqueue sets
+	 * it first, so the fast paths leave it alone); the idle task's is
+	 * set here too, to be sure. */
+	next->cpu = rq->cpu;
 	return switch_to_next(rq, prev, next, true);
 }
 
@@ -551,6 +570,16 @@ switch_to_next_hooked(struct rq *rq, struct task_struct *prev,
 }
 
 /*
+ * The rq lock's first try, as pk_raw_lock()'s: a fetch-or of its one bit,
+ * which x86 does in one lock bts whose carry is the answer (an exchange
+ * needs the 1 in a register and a test of what it returns).
+ */
+static __always_inline bool rq_trylock(struct rq *rq)
+{
+	return !(__atomic_fetch_or(&rq->lock, 1, __ATOMIC_ACQUIRE) & 1);
+}
+
+/*
  * Every way in passed schedule_debug() (count zero, so interrupts on) and
  * then preempt_disable(): interrupts go off with no depth to read.
  * Without the irq tracer, one add takes them and the rq lock's preemption
@@ -565,7 +594,7 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 	} else {
 		__pk_word_add(HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET);
 	}
-	return likely(!__atomic_exchange_n(&rq->lock, 1, __ATOMIC_ACQUIRE));
+	return likely(rq_trylock(rq));
 }
 
 /*
@@ -578,9 +607,12 @@ static __always_inline bool __schedule_enter(struct rq *rq)
 static __always_inline bool rotate_fair_ok(struct rq *rq,
 					   struct task_struct *prev)
 {
-	return !(__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) ||
-		 prev == rq->idle || is_rt(prev) ||
-		 (rq->rt_bitmap[0] | rq->rt_bitmap[1]) ||
+	/* Wake-ups and real-time tasks waiting: one test for both. */
+	uint64_t urgent =
+		(uintptr_t)__atomic_load_n(&rq->wake_list, __ATOMIC_RELAXED) |
+		rq->rt_bitmap[0] | rq->rt_bitmap[1];
+
+	return !(urgent || prev == rq->idle || is_rt(prev) ||
 		 list_empty(&rq->fair_queue));
 }
 
@@ -829,6 +861,37 @@ void might_resched(void)
 }
 
 /*
+ * yield()'s way in without the irq tracer: preemption, interrupts and the
+ * rq lock's count in one update.  schedule_debug() left the count at zero,
+ * so the word holds nothing but the need-resched bit, which the switch
+ * clears (every way through __schedule() does): on x86 one store of the
+ * result, with need-resched cleared, a single instruction no signal
+ * splits.  A handler that ran since the check left the count as it found
+ * it, and a reschedule it asked for is the one this call serves; from the
+ * store on, interrupts wait.  Elsewhere the word takes only atomic
+ * read-modify-writes (<preempt/preempt.h>): the add, and the clear later.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define YIELD_WORD_STORE 1
+#else
+#define YIELD_WORD_STORE 0
+#endif
+
+static __always_inline void yield_enter_word(void)
+{
+#if YIELD_WORD_STORE
+	__asm__ __volatile__("movl %1, %0"
+			     : "=m"(pk_preempt_word)
+			     : "i"(PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET +
+				   HARDIRQ_DISABLE_OFFSET + PREEMPT_LOCK_OFFSET)
+			     : "memory");
+#else
+	__pk_word_add(PREEMPT_DISABLE_OFFSET + HARDIRQ_DISABLE_OFFSET +
+		      PREEMPT_LOCK_OFFSET);
+#endif
+}
+
+/*
  * yield()'s __schedule(true), its usual case in yield()'s own frame: the
  * switch is a call, and the finish and preempt_enable_no_resched() follow
  * it inline, so no frame of __schedule_preempt() and no call of
@@ -839,65 +902,104 @@ void might_resched(void)
  * yield() and set its own state running, so it is not dead (the dead test
  * of __schedule_preempt() is not needed).
  */
+/*
+ * What yield() does after its switch, and its rare cases: out of line and
+ * reached by tail calls, so that nothing of yield()'s own lives across the
+ * switch and it saves no register of its caller's (the port's switch
+ * saves them all): the finish re-reads what it needs, as it must anyway
+ * on a task that may have moved to another vCPU.
+ */
+static __attribute__((noinline)) void yield_finish(void)
+{
+	/* Switched: there is a switch to finish, no test of last; with it
+	 * the preempt_enable_no_resched(). */
+	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
+}
+
+static __attribute__((noinline)) void yield_slow(struct rq *rq, bool contended)
+{
+	struct pk_context *last = contended ? __schedule_contended(rq, true)
+					    : __schedule_slow(rq, true);
+
+	if (last)
+		finish_task_switch();
+	preempt_enable_no_resched();
+}
+
+static __attribute__((noinline)) void yield_host(void)
+{
+	set_current_state(TASK_RUNNING);
+	if (schedule_debug())
+		pk_host_yield();
+}
+
 static __always_inline void yield_schedule(void)
 {
 	struct rq *rq;
 	struct task_struct *prev, *next;
-	struct pk_context *last;
 
 	if (CONFIG_TRACE_IRQFLAGS) {
 		preempt_disable();
 		/* After the disable: from here on no migration. */
 		rq = pk_this_rq;
-		if (unlikely(!__schedule_enter(rq))) {
-			last = __schedule_contended(rq, true);
-			goto finish;
-		}
+		if (unlikely(!__schedule_enter(rq)))
+			return yield_slow(rq, true);
 	} else {
-		__pk_word_add(PREEMPT_DISABLE_OFFSET + HARDIRQ_DISABLE_OFFSET +
-			      PREEMPT_LOCK_OFFSET);
+		yield_enter_word();
 		rq = pk_this_rq;
-		if (unlikely(__atomic_exchange_n(&rq->lock, 1,
-						 __ATOMIC_ACQUIRE))) {
-			last = __schedule_contended(rq, true);
-			goto finish;
-		}
+		if (unlikely(!rq_trylock(rq)))
+			return yield_slow(rq, true);
 	}
 	prev = rq->curr;
-	if (unlikely(!rotate_fair_ok(rq, prev))) {
-		last = __schedule_slow(rq, true);
-		goto finish;
-	}
-	clear_preempt_need_resched();
+	if (unlikely(!rotate_fair_ok(rq, prev)))
+		return yield_slow(rq, false);
+	if (CONFIG_TRACE_IRQFLAGS || !YIELD_WORD_STORE)
+		clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 	next = rotate_fair(rq, prev);
 	if (unlikely(switch_hooks_any))
 		switch_to_next_hooked(rq, prev, next);
 	else
 		switch_to_next(rq, prev, next, false);
-	/* Switched: there is a switch to finish, no test of last; with it
-	 * the preempt_enable_no_resched(). */
-	__finish_task_switch(PREEMPT_DISABLE_OFFSET);
-	return;
-finish:
-	if (last)
-		finish_task_switch();
-	preempt_enable_no_resched();
+	yield_finish();
+}
+
+/* preempt_count() != 0, on x86 one test of the word in place. */
+static __always_inline bool yield_count_nonzero(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	bool nonzero;
+
+	__asm__ __volatile__("testl %2, %1"
+			     : "=@ccnz"(nonzero)
+			     : "m"(pk_preempt_word),
+			       "i"(~PREEMPT_NEED_RESCHED));
+	return nonzero;
+#else
+	return preempt_count() != 0;
+#endif
+}
+
+/* schedule_debug()'s report and repair, out of line: yield() tests the
+ * count itself. */
+static __attribute__((noinline)) void yield_atomic(void)
+{
+	if (schedule_debug())
+		yield_schedule();
 }
 
 void yield(void)
 {
-	if (!pk_this_rq) {
-		set_current_state(TASK_RUNNING);
-		if (schedule_debug())
-			pk_host_yield();
-		return;
-	}
-	/* A vCPU always has its task at hand: no get_current() call. */
-	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_SEQ_CST);
+	if (!pk_this_rq)
+		return yield_host();
+	/* A vCPU always has its task at hand: no get_current() call.  A
+	 * plain store, as __set_current_state(): the barrier of
+	 * set_current_state() orders a sleep's state before its condition
+	 * test, and there is no condition here; the rq lock orders the rest. */
+	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_RELAXED);
 	/* Once, even with nothing else to run: no need-resched loop. */
-	if (!schedule_debug())
-		return;
+	if (unlikely(yield_count_nonzero()))
+		return yield_atomic();
 	yield_schedule();
 }
 

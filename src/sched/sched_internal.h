@@ -31,7 +31,11 @@ struct rq {
 	int lock; /* raw spinlock; taken with interrupts disabled */
 	int cpu;
 	int irq_cpu; /* this vCPU's number in the irq layer */
-	struct task_struct *curr, *idle, *prev;
+	struct task_struct *curr, *idle;
+	/* For the finish, in the task switched to: the task switched from,
+	 * with PK_PREV_SLOW or'ed in when that finish must take its slow path
+	 * (switch hooks to run, a dead task to let go): one test there. */
+	uintptr_t prev;
 	int *errno_loc; /* the vCPU thread's errno: the switch swaps it */
 	struct list_head rt_queue[MAX_RT_PRIO];
 	uint64_t rt_bitmap[2];
@@ -73,9 +77,12 @@ struct rq {
 	struct task_struct *wake_list;
 };
 
+#define PK_PREV_SLOW 1UL
+
 struct rq *pk_cpu_rq(int cpu);
-extern __thread struct rq *pk_this_rq;
-extern __thread struct task_struct *pk_current;
+/* In the count layer's block of hot thread-locals (<preempt/preempt.h>). */
+#define pk_this_rq (pk_cpu_tls.rq)
+#define pk_current (pk_cpu_tls.curr)
 
 /* ---- raw spinlocks, for the scheduler's own structures ---- */
 
