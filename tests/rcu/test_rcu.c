@@ -555,8 +555,9 @@ static int irqoff_unlock_reader(void *arg)
 	local_irq_disable();
 	rcu_read_unlock();
 	__atomic_store_n(&s->irqs_off, 1, __ATOMIC_RELEASE);
-	for (start = mono_ms(); mono_ms() - start < 200 &&
-				!__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
+	for (start = mono_ms();
+	     mono_ms() - start < 200 &&
+	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
 		__asm__ __volatile__("" ::: "memory");
 	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
 	local_irq_enable();
