@@ -683,9 +683,10 @@ void __pk_rcu_read_unlock_special(void)
 	special = pk_task_tls(pk_rcu_special);
 	pk_task_tls(pk_rcu_special) = 0;
 	if (special & (SPECIAL_EXP | SPECIAL_NEED_QS)) {
-		/* Quiescent only where no sched-flavour reader remains. */
+		/* Quiescent only where no sched-flavour reader remains: an
+		 * irqs-off section is one (rcu_read_lock_sched_held()). */
 		if ((preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)) == 0 &&
-		    in_task())
+		    in_task() && !irqs_disabled_flags(flags))
 			report_qs(this_rdp(), true);
 		else
 			set_preempt_need_resched();

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <preempt/interrupt.h>
 #include <preempt/rcupdate.h>
@@ -521,6 +522,68 @@ static void gp_ends_under_back_to_back_preempt_off(void **state)
 	gp_ends_under_back_to_back(state, true);
 }
 
+/*
+ * PREEMPT_RCU: a reader the tick asked for a report (NEED_QS) ends with
+ * interrupts disabled.  An irqs-off section is a reader of the sched kind
+ * (rcu_read_lock_sched_held()), so the unlock must defer the report: the
+ * grace period may not end before interrupts are enabled again.
+ */
+struct irqoff_unlock {
+	int in_reader, go, irqs_off, gp_done, gp_done_while_off;
+};
+
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int irqoff_unlock_reader(void *arg)
+{
+	struct irqoff_unlock *s = arg;
+	long start;
+
+	rcu_read_lock();
+	__atomic_store_n(&s->in_reader, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	/* Several ticks inside the reader while the grace period waits. */
+	for (start = mono_ms(); mono_ms() - start < 50;)
+		__asm__ __volatile__("" ::: "memory");
+	local_irq_disable();
+	rcu_read_unlock();
+	__atomic_store_n(&s->irqs_off, 1, __ATOMIC_RELEASE);
+	for (start = mono_ms();
+	     mono_ms() - start < 200 &&
+	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
+		__asm__ __volatile__("" ::: "memory");
+	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
+	local_irq_enable();
+	return 0;
+}
+
+static void gp_waits_for_irqs_off_after_asked_unlock(void **state)
+{
+	const struct variant *v = *state;
+	struct irqoff_unlock s = {0};
+	struct task_struct *r;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	r = kthread_create(irqoff_unlock_reader, &s, "reader");
+	assert_non_null(r);
+	kthread_bind(r, 1);
+	wake_up_process(r);
+	wait_flag(&s.in_reader);
+	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
+	synchronize_rcu();
+	__atomic_store_n(&s.gp_done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(s.gp_done_while_off, 0);
+}
+
 /* ---- callbacks ---- */
 
 struct cb_probe {
@@ -909,6 +972,7 @@ int main(void)
 		T(gp_ends_under_back_to_back_readers, v_rt),
 		T(gp_ends_under_back_to_back_readers, v_none_preempt),
 		T(gp_ends_under_back_to_back_preempt_off, v_full),
+		T(gp_waits_for_irqs_off_after_asked_unlock, v_full),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
