@@ -113,9 +113,14 @@ static __always_inline void __pk_rcu_nesting_inc(void)
 
 static __always_inline bool __pk_rcu_nesting_dec_and_test(void)
 {
+	bool zero;
+
 	barrier();
-	return __atomic_sub_fetch(&pk_task_tls(pk_rcu_nesting), 1,
+	zero = __atomic_sub_fetch(&pk_task_tls(pk_rcu_nesting), 1,
 				  __ATOMIC_RELAXED) == 0;
+	/* pk_rcu_special is read after: a tick between sees nesting 0. */
+	barrier();
+	return zero;
 }
 #endif
 

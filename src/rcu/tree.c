@@ -445,13 +445,15 @@ static void report_qs(struct rcu_data *rdp, bool may_wake)
 {
 	struct task_struct *k;
 	bool gp = __atomic_load_n(&rdp->qs_pending, __ATOMIC_RELAXED);
-	bool exp = __atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED);
+	bool exp;
 
-	if (!gp && !exp)
+	if (!gp && !__atomic_load_n(&rdp->exp_pending, __ATOMIC_RELAXED))
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&rdp->qs_pending, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&rdp->exp_pending, 0, __ATOMIC_RELEASE);
+	/* An expedited grace period that began since the check is answered
+	 * too: its waiter must hear it. */
+	exp = __atomic_exchange_n(&rdp->exp_pending, 0, __ATOMIC_ACQ_REL);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!may_wake)
 		return;
@@ -506,11 +508,19 @@ static void rcu_tick_boost_check(void)
  * first, leaving the job to its force-quiescent-state rescheduling until
  * then; here the tick is the only asker).  A preempt-disabled section of
  * a preemptible model ends in a preemption point, which reports when
- * need-resched sends it into preempt_schedule(): set after a few ticks of
- * the grace period (the kernel's jiffies_to_sched_qs, then resched_cpu()),
- * as it may also end the task's time slice early.
+ * need-resched sends it into preempt_schedule(): set once the grace
+ * period is as old as the kernel's jiffies_to_sched_qs (then its
+ * resched_cpu()), nine ticks at HZ=1000, as it may also end the task's
+ * time slice early.  Timed from the grace period's start (ordered before
+ * qs_pending), not by a count of ticks the start would have to reset.
  */
-#define PK_RCU_RESCHED_TICKS 3
+static long resched_after_ns(void)
+{
+	long hz = pk_machine_hz();
+	long ticks = 3 * (1 + (hz > 250) + (hz > 500));
+
+	return ticks * (1000000000L / hz);
+}
 
 static void ask_reader_for_qs(struct rcu_data *rdp)
 {
@@ -519,8 +529,10 @@ static void ask_reader_for_qs(struct rcu_data *rdp)
 	if (pk_rcu_preemptible() && pk_rcu_nesting > 0)
 		pk_rcu_special |= SPECIAL_NEED_QS;
 	else if (preempt_model_preemptible() && in_hardirq() &&
-		 rdp->ticks_this_gp >= PK_RCU_RESCHED_TICKS &&
-		 (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)))
+		 (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)) &&
+		 pk_now_ns() - __atomic_load_n(&rcu_state.gp_start_ns,
+					       __ATOMIC_RELAXED) >=
+			 resched_after_ns())
 		set_preempt_need_resched();
 }
 
@@ -678,6 +690,7 @@ void __pk_rcu_read_unlock_special(void)
 	struct task_struct *t = current;
 	unsigned long flags;
 	int special, boosted = 0;
+	bool exp_unblocked = false;
 
 	local_irq_save(flags);
 	special = pk_task_tls(pk_rcu_special);
@@ -698,13 +711,15 @@ void __pk_rcu_read_unlock_special(void)
 		if (t->pk_rcu_blocked & BLOCKED_GP)
 			rcu_state.gp_blocked--;
 		if (t->pk_rcu_blocked & BLOCKED_EXP)
-			rcu_state.exp_blocked--;
+			exp_unblocked = --rcu_state.exp_blocked == 0;
 		t->pk_rcu_blocked = 0;
 		boosted = t->pk_rcu_boosted;
 		t->pk_rcu_boosted = 0;
 		pk_raw_unlock(&rcu_state.lock);
 	}
 	local_irq_restore(flags);
+	if (exp_unblocked && !in_nmi())
+		wake_up(&exp_wq);
 	if (boosted)
 		unboost(t);
 }

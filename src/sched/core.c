@@ -830,8 +830,12 @@ void preempt_schedule(void)
 	if (likely(!preemptible()))
 		return;
 	/* Out of every preempt-disabled section: RCU may have asked for it. */
-	if (pk_rcu_hooks)
+	if (pk_rcu_hooks) {
 		pk_rcu_hooks->qs();
+		/* Its wake-up may have rescheduled already, at its unlock. */
+		if (!test_preempt_need_resched())
+			return;
+	}
 	preempt_schedule_common(PK_RESCHED_PREEMPT_ENABLE);
 }
 
