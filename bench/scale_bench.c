@@ -179,6 +179,9 @@ static int lock_worker(void *arg)
 
 	(void)arg;
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	/* Counted from go on: ops before it would run without contention. */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		spin_lock(&lock);
 		shared++;
@@ -196,6 +199,9 @@ static void *mutex_worker(void *arg)
 
 	(void)arg;
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	/* Counted from go on: ops before it would run without contention. */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&mutex);
 		shared++;
@@ -234,6 +240,9 @@ static void *ticket_worker(void *arg)
 
 	(void)arg;
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	/* Counted from go on: ops before it would run without contention. */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		unsigned int me =
 			__atomic_fetch_add(&ticket.next, 1, __ATOMIC_RELAXED);
@@ -254,6 +263,9 @@ static void *tas_worker(void *arg)
 
 	(void)arg;
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
+	/* Counted from go on: ops before it would run without contention. */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		while (__atomic_exchange_n(&tas, 1, __ATOMIC_ACQUIRE))
 			while (__atomic_load_n(&tas, __ATOMIC_RELAXED))
@@ -276,10 +288,12 @@ static double run_threads(int n, long ms)
 	started = 0;
 	total_ops = 0;
 	stop = 0;
+	go = 0;
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, thread_fn, NULL);
 	wait_count(&started, n);
 	t0 = bench_now_ns();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	usleep((useconds_t)ms * 1000);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++)
