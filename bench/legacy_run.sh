@@ -28,10 +28,7 @@ bench_init bench_legacy bench-legacy.txt "$@"
 	if command -v objdump >/dev/null; then
 		dis=$build/bench_legacy.dis
 		objdump -d --no-show-raw-insn "$bin" >"$dis"
-		body() { # body SYMBOL: the function's instructions
-			awk -v f="<$1>:" '$2 == f { on = 1; next }
-				on && /^$/ { exit } on && NF >= 2' "$dis"
-		}
+		body() { bench_fn_body "$dis" "$1"; }
 		# Entry to the first ret: the uncontended path of a probe.
 		fast() {
 			body "$1" | awk '{ print } $2 ~ /^ret/ { exit }'

@@ -129,3 +129,10 @@ bench_cg_costs() {
 			print fn "\t" cost[fn]
 	}'
 }
+
+# bench_fn_body DIS SYMBOL: SYMBOL's instructions in DIS, the output of
+# `objdump -d --no-show-raw-insn` (address and instruction lines only).
+bench_fn_body() {
+	awk -v f="<$2>:" '$2 == f { on = 1; next }
+		on && /^$/ { exit } on && NF >= 2' "$1"
+}

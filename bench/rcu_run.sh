@@ -30,10 +30,7 @@ cg_pairs=${BENCH_RCU_CG_PAIRS:-1000000}
 	if command -v objdump >/dev/null; then
 		dis=$build/bench_rcu.dis
 		objdump -d --no-show-raw-insn "$bin" >"$dis"
-		body() { # body SYMBOL: the function's instructions
-			awk -v f="<$1>:" '$2 == f { on = 1; next }
-				on && /^$/ { exit } on && NF >= 2' "$dis"
-		}
+		body() { bench_fn_body "$dis" "$1"; }
 		# Checks off: the word and the nesting counted inline; the only
 		# calls are the cold ones (a vCPU's first reader, a reschedule
 		# owed, a preempted reader's report).
