@@ -499,6 +499,15 @@ static void rcu_tick_boost_check(void)
 		wake_up_process(k);
 }
 
+/* The kernel's jiffies_to_sched_qs: nine ticks at HZ=1000. */
+static long resched_after_ns(void)
+{
+	long hz = pk_machine_hz();
+	long ticks = 3 * (1 + (hz > 250) + (hz > 500));
+
+	return ticks * (1000000000L / hz);
+}
+
 /*
  * The tick interrupted a reader of some kind while this CPU owes the
  * grace period an answer.  A task that never switches and spends most of
@@ -510,18 +519,10 @@ static void rcu_tick_boost_check(void)
  * a preemptible model ends in a preemption point, which reports when
  * need-resched sends it into preempt_schedule(): set once the grace
  * period is as old as the kernel's jiffies_to_sched_qs (then its
- * resched_cpu()), nine ticks at HZ=1000, as it may also end the task's
- * time slice early.  Timed from the grace period's start (ordered before
- * qs_pending), not by a count of ticks the start would have to reset.
+ * resched_cpu()), as it may also end the task's time slice early.  Timed
+ * from the grace period's start (ordered before qs_pending), not by a
+ * count of ticks the start would have to reset.
  */
-static long resched_after_ns(void)
-{
-	long hz = pk_machine_hz();
-	long ticks = 3 * (1 + (hz > 250) + (hz > 500));
-
-	return ticks * (1000000000L / hz);
-}
-
 static void ask_reader_for_qs(struct rcu_data *rdp)
 {
 	if (!__atomic_load_n(&rdp->qs_pending, __ATOMIC_ACQUIRE))
