@@ -434,6 +434,7 @@ static struct rcu_data *this_rdp(void)
 }
 
 static bool all_cpus_quiescent(void);
+static void rcu_deferred_qs(bool from_irq);
 
 /*
  * This vCPU passed a quiescent state.  The fences order the readers
@@ -545,10 +546,12 @@ static void rcu_tick(void)
 		return;
 	rdp->ticks_this_gp++;
 	if (in_hardirq() ? interrupted_outside_reader()
-			 : preempt_count() == 0 && pk_rcu_nesting == 0)
+			 : preempt_count() == 0 && pk_rcu_nesting == 0) {
+		rcu_deferred_qs(in_hardirq());
 		report_qs(rdp, true);
-	else
+	} else {
 		ask_reader_for_qs(rdp);
+	}
 	if (rcu_state.use_rcuc)
 		rcu_tick_boost_check();
 	if (!rdp_has_ready_cbs(rdp))
@@ -564,8 +567,11 @@ static void rcu_tick(void)
 /* rcu_all_qs(): cond_resched() of the none and voluntary models. */
 static void rcu_cond_resched_qs(void)
 {
-	if (pk_this_rq && preempt_count() == 0 && pk_rcu_nesting == 0)
+	if (pk_this_rq && preempt_count() == 0 && pk_rcu_nesting == 0 &&
+	    !irqs_disabled()) {
+		rcu_deferred_qs(false);
 		report_qs(this_rdp(), true);
+	}
 }
 
 /* ---- lockdep-RCU ---- */
@@ -609,9 +615,12 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *msg)
 /* schedule() called by the task itself, not a preemption. */
 static void rcu_voluntary(void)
 {
-	if (!pk_rcu_preemptible() || !pk_this_rq ||
-	    pk_task_tls(pk_rcu_nesting) <= 0)
+	if (!pk_rcu_preemptible() || !pk_this_rq)
 		return;
+	if (pk_task_tls(pk_rcu_nesting) <= 0) {
+		rcu_deferred_qs(false); /* rcu_note_context_switch() */
+		return;
+	}
 	lockdep_rcu_suspicious(__FILE__, __LINE__,
 			       "Voluntary context switch within RCU "
 			       "read-side critical section!");
@@ -686,25 +695,22 @@ static void unboost(struct task_struct *t)
 	local_irq_restore(flags);
 }
 
-void __pk_rcu_read_unlock_special(void)
+/*
+ * Settle what the reader that ended left in pk_rcu_special (the kernel's
+ * rcu_preempt_deferred_qs_irqrestore()): report the quiescent state that
+ * was asked for, leave the blocked list, drop the boost.  Called outside
+ * every kind of reader, with interrupts off as @flags saved them.
+ */
+static void rcu_deferred_qs_irqrestore(unsigned long flags)
 {
 	struct task_struct *t = current;
-	unsigned long flags;
 	int special, boosted = 0;
 	bool exp_unblocked = false;
 
-	local_irq_save(flags);
 	special = pk_task_tls(pk_rcu_special);
 	pk_task_tls(pk_rcu_special) = 0;
-	if (special & (SPECIAL_EXP | SPECIAL_NEED_QS)) {
-		/* Quiescent only where no sched-flavour reader remains: an
-		 * irqs-off section is one (rcu_read_lock_sched_held()). */
-		if ((preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK)) == 0 &&
-		    in_task() && !irqs_disabled_flags(flags))
-			report_qs(this_rdp(), true);
-		else
-			set_preempt_need_resched();
-	}
+	if (special & (SPECIAL_EXP | SPECIAL_NEED_QS))
+		report_qs(this_rdp(), true);
 	if (special & SPECIAL_BLOCKED) {
 		pk_raw_lock(&rcu_state.lock);
 		if (t->pk_rcu_blocked & BLOCKED_LIST)
@@ -719,10 +725,55 @@ void __pk_rcu_read_unlock_special(void)
 		pk_raw_unlock(&rcu_state.lock);
 	}
 	local_irq_restore(flags);
-	if (exp_unblocked && !in_nmi())
+	if (exp_unblocked)
 		wake_up(&exp_wq);
 	if (boosted)
 		unboost(t);
+}
+
+/*
+ * Settle what an unlock had to leave for later, at a point outside every
+ * kind of reader: in task context with nothing disabled, or in a handler
+ * (@from_irq) whose interrupted code was there.
+ */
+static void rcu_deferred_qs(bool from_irq)
+{
+	unsigned long flags;
+
+	if (likely(!pk_task_tls(pk_rcu_special)) ||
+	    pk_task_tls(pk_rcu_nesting) != 0)
+		return;
+	if (!from_irq && (!in_task() || irqs_disabled() ||
+			  (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK))))
+		return;
+	local_irq_save(flags);
+	rcu_deferred_qs_irqrestore(flags);
+}
+
+void __pk_rcu_read_unlock_special(void)
+{
+	unsigned long flags;
+
+	/* NMI code may not touch the state: the bits wait for the
+	 * interrupted code's next quiescent point. */
+	if (in_nmi())
+		return;
+	local_irq_save(flags);
+	/*
+	 * Still inside a reader of the sched kind (rcu_read_lock_sched_held():
+	 * interrupts, preemption or bottom halves off): neither this CPU's
+	 * answer nor this task's place on the blocked list may go yet, or a
+	 * grace period could end inside that section.  Keep the bits and ask
+	 * for the next preemption point, as the kernel's deferred quiescent
+	 * state; the tick, schedule() and preempt_schedule() settle them.
+	 */
+	if (!in_task() || irqs_disabled_flags(flags) ||
+	    (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK))) {
+		set_preempt_need_resched();
+		local_irq_restore(flags);
+		return;
+	}
+	rcu_deferred_qs_irqrestore(flags);
 }
 
 /* ---- callbacks ---- */
@@ -1508,6 +1559,7 @@ static irqreturn_t rcu_exp_handler(int irq, void *dev)
 	if (rdp == HOST_RDP)
 		return IRQ_HANDLED;
 	if (interrupted_outside_reader()) {
+		rcu_deferred_qs(true);
 		report_qs(rdp, true);
 	} else if (!__atomic_load_n(&rdp->exp_pending, __ATOMIC_ACQUIRE)) {
 		/* A normal grace period's kick: the tick will answer. */

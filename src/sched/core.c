@@ -1030,6 +1030,9 @@ static void irq_return_hook(const void *uctx)
 		pk_this_rq->stats.deferred_unsafe++;
 		return;
 	}
+	/* Outside every preempt-disabled section, as preempt_schedule(). */
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->qs();
 	preempt_schedule_common(PK_RESCHED_IRQ_RETURN);
 }
 

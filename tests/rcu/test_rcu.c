@@ -526,10 +526,16 @@ static void gp_ends_under_back_to_back_preempt_off(void **state)
  * PREEMPT_RCU: a reader the tick asked for a report (NEED_QS) ends with
  * interrupts disabled.  An irqs-off section is a reader of the sched kind
  * (rcu_read_lock_sched_held()), so the unlock must defer the report: the
- * grace period may not end before interrupts are enabled again.
+ * grace period may not end before interrupts are enabled again.  With
+ * @preempt the reader is preempted first, so that its place on the
+ * blocked list, not its CPU, holds the grace period: leaving the list is
+ * deferred as well.
  */
 struct irqoff_unlock {
-	int in_reader, go, irqs_off, gp_done, gp_done_while_off;
+	bool preempt;
+	struct task_struct *preempter;
+	int in_reader, go, asked, was_blocked, preempter_ran;
+	int gp_done, gp_done_while_off;
 };
 
 static long mono_ms(void)
@@ -538,6 +544,14 @@ static long mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int irqoff_unlock_preempter(void *arg)
+{
+	struct irqoff_unlock *s = arg;
+
+	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
+	return 0;
 }
 
 static int irqoff_unlock_reader(void *arg)
@@ -549,14 +563,24 @@ static int irqoff_unlock_reader(void *arg)
 	__atomic_store_n(&s->in_reader, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
 		__asm__ __volatile__("" ::: "memory");
-	/* Several ticks inside the reader while the grace period waits. */
-	for (start = mono_ms(); mono_ms() - start < 50;)
+	/* Until a tick asks for the report: the grace period has begun and
+	 * this CPU owes it an answer. */
+	for (start = mono_ms();
+	     mono_ms() - start < 10000 && !pk_task_tls(pk_rcu_special);)
 		__asm__ __volatile__("" ::: "memory");
+	s->asked = pk_task_tls(pk_rcu_special) != 0;
+	if (s->preempt) {
+		/* SCHED_FIFO on this vCPU: runs before the wake-up returns,
+		 * and the switch puts this reader on the blocked list. */
+		wake_up_process(s->preempter);
+		s->was_blocked =
+			current->pk_rcu_blocked != 0 &&
+			__atomic_load_n(&s->preempter_ran, __ATOMIC_ACQUIRE);
+	}
 	local_irq_disable();
 	rcu_read_unlock();
-	__atomic_store_n(&s->irqs_off, 1, __ATOMIC_RELEASE);
 	for (start = mono_ms();
-	     mono_ms() - start < 200 &&
+	     mono_ms() - start < 500 &&
 	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
 		__asm__ __volatile__("" ::: "memory");
 	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
@@ -564,24 +588,43 @@ static int irqoff_unlock_reader(void *arg)
 	return 0;
 }
 
-static void gp_waits_for_irqs_off_after_asked_unlock(void **state)
+static void gp_waits_for_irqs_off_unlock(void **state, bool preempt)
 {
 	const struct variant *v = *state;
-	struct irqoff_unlock s = {0};
+	struct irqoff_unlock s = {.preempt = preempt};
 	struct task_struct *r;
 
 	boot_variant(v);
 	assert_true(pk_rcu_preemptible());
 	r = kthread_create(irqoff_unlock_reader, &s, "reader");
+	s.preempter = kthread_create(irqoff_unlock_preempter, &s, "preempter");
 	assert_non_null(r);
+	assert_non_null(s.preempter);
 	kthread_bind(r, 1);
+	kthread_bind(s.preempter, 1);
+	sched_set_fifo(s.preempter);
 	wake_up_process(r);
 	wait_flag(&s.in_reader);
 	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
 	synchronize_rcu();
 	__atomic_store_n(&s.gp_done, 1, __ATOMIC_RELEASE);
 	assert_int_equal(kthread_stop(r), 0);
+	if (!preempt)
+		wake_up_process(s.preempter);
+	assert_int_equal(kthread_stop(s.preempter), 0);
+	assert_int_equal(s.asked, 1);
+	assert_int_equal(s.was_blocked, preempt);
 	assert_int_equal(s.gp_done_while_off, 0);
+}
+
+static void gp_waits_for_irqs_off_after_asked_unlock(void **state)
+{
+	gp_waits_for_irqs_off_unlock(state, false);
+}
+
+static void gp_waits_for_irqs_off_after_blocked_unlock(void **state)
+{
+	gp_waits_for_irqs_off_unlock(state, true);
 }
 
 /* ---- callbacks ---- */
@@ -973,6 +1016,8 @@ int main(void)
 		T(gp_ends_under_back_to_back_readers, v_none_preempt),
 		T(gp_ends_under_back_to_back_preempt_off, v_full),
 		T(gp_waits_for_irqs_off_after_asked_unlock, v_full),
+		T(gp_waits_for_irqs_off_after_blocked_unlock, v_full),
+		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
