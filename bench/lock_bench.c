@@ -108,10 +108,56 @@ static __always_inline void bare_edge_pair(void)
 		bare_never();
 }
 
+/*
+ * The floor of target 2 with the debug checks on: besides the edge pair,
+ * what the checks must do.  The save stores where interrupts went off
+ * (reports print it) and tests the irq tracer's table; the restore tests
+ * the table again and verifies that interrupts were off, a load of the
+ * word the save's add just wrote, before its own update (the kernel's
+ * raw_check_bogus_irq_restore()).  Same TLS word, same global pointer.
+ */
+static __thread volatile unsigned long bare_ip
+	__attribute__((tls_model("initial-exec")));
+static const void *volatile bare_tracer;
+
+static __always_inline void bare_checked_pair(void)
+{
+	unsigned int old, now;
+
+#if defined(__x86_64__)
+	__asm__ __volatile__("movl %1, %0" : "=r"(old) : "m"(bare_tls));
+	__asm__ __volatile__("incl %0" : "+m"(bare_tls)::"memory");
+#else
+	old = __atomic_fetch_add(&bare_tls, 1, __ATOMIC_RELAXED);
+	barrier();
+#endif
+	if (__builtin_expect(old != 0, 0))
+		bare_never();
+	bare_ip = _THIS_IP_;
+	if (__builtin_expect(bare_tracer != NULL, 0))
+		bare_never();
+	barrier();
+	now = __atomic_load_n(&bare_tls, __ATOMIC_RELAXED);
+	if (__builtin_expect(now == 0, 0))
+		bare_never();
+	if (__builtin_expect(bare_tracer != NULL, 0))
+		bare_never();
+#if defined(__x86_64__)
+	__asm__ __volatile__("decl %0" : "+m"(bare_tls)::"memory");
+#else
+	__atomic_fetch_sub(&bare_tls, 1, __ATOMIC_RELAXED);
+	barrier();
+#endif
+	if (__builtin_expect(__atomic_load_n(&bare_pending, __ATOMIC_RELAXED),
+			     0))
+		bare_never();
+}
+
 LOOP(empty, )
 LOOP(tls_pair, bare_tls_pair())
 LOOP(tls_read_pair, bare_read_pair())
 LOOP(tls_edge_pair, bare_edge_pair())
+LOOP(tls_checked_pair, bare_checked_pair())
 LOOP(irq_pair, unsigned long flags; local_irq_save(flags);
      local_irq_restore(flags))
 LOOP(pthread_spin, pthread_spin_lock(&pspin); pthread_spin_unlock(&pspin))
@@ -149,6 +195,7 @@ static const struct lk_case cases[] = {
 	{"mutex_lock+unlock", bench_lk_mutex, true},
 	{"floor: TLS read, incl+decl", bench_lk_tls_read_pair, false},
 	{"floor: + old state, pending tests", bench_lk_tls_edge_pair, false},
+	{"floor: + the debug checks' work", bench_lk_tls_checked_pair, false},
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -168,9 +215,10 @@ enum {
 	C_READ_LOCK,
 	C_MUTEX,
 	C_FLOOR_READ,
-	C_FLOOR_EDGE
+	C_FLOOR_EDGE,
+	C_FLOOR_CHECKED
 };
-_Static_assert(C_FLOOR_EDGE + 1 == NR_CASES, "the enum names every case");
+_Static_assert(C_FLOOR_CHECKED + 1 == NR_CASES, "the enum names every case");
 
 static double loop_ns(const void *c, long iters)
 {
@@ -304,6 +352,12 @@ static void print_verdicts(long ms, int reps)
 	if (CONFIG_DEBUG_PREEMPT) {
 		verdict("local_irq_save+restore / bare TLS pair",
 			ab_ratio(C_IRQ, C_TLS, ms, n), 1.5);
+		/* What any checked pair costs: the edge pair, plus the
+		 * address stored, the tracer tested twice and the word
+		 * reloaded to verify the restore. */
+		printf("%-52s %6.3fx  (floor: + the checks' work)\n",
+		       "checks' floor / bare TLS pair",
+		       ab_ratio(C_FLOOR_CHECKED, C_TLS, ms, n));
 		return;
 	}
 	verdict("spin_lock_irqsave pair / spin_lock pair",
