@@ -435,6 +435,7 @@ static struct rcu_data *this_rdp(void)
 
 static bool all_cpus_quiescent(void);
 static void rcu_deferred_qs(bool from_irq);
+static void rcu_deferred_qs_switch(void);
 
 /*
  * This vCPU passed a quiescent state.  The fences order the readers
@@ -618,7 +619,7 @@ static void rcu_voluntary(void)
 	if (!pk_rcu_preemptible() || !pk_this_rq)
 		return;
 	if (pk_task_tls(pk_rcu_nesting) <= 0) {
-		rcu_deferred_qs(false); /* rcu_note_context_switch() */
+		rcu_deferred_qs_switch(); /* rcu_note_context_switch() */
 		return;
 	}
 	lockdep_rcu_suspicious(__FILE__, __LINE__,
@@ -745,6 +746,24 @@ static void rcu_deferred_qs(bool from_irq)
 		return;
 	if (!from_irq && (!in_task() || irqs_disabled() ||
 			  (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK))))
+		return;
+	local_irq_save(flags);
+	rcu_deferred_qs_irqrestore(flags);
+}
+
+/*
+ * schedule() in task context: the switch ends every section of the task,
+ * even an atomic one that schedule_debug() is about to report and close,
+ * so what an unlock deferred settles whatever the count says, as at the
+ * kernel's rcu_note_context_switch().  Left pending, a task that sleeps
+ * there would hold every grace period from the blocked list.
+ */
+static void rcu_deferred_qs_switch(void)
+{
+	unsigned long flags;
+
+	if (likely(!pk_task_tls(pk_rcu_special)) ||
+	    pk_task_tls(pk_rcu_nesting) != 0 || !in_task())
 		return;
 	local_irq_save(flags);
 	rcu_deferred_qs_irqrestore(flags);

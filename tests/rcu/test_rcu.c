@@ -627,6 +627,78 @@ static void gp_waits_for_irqs_off_after_blocked_unlock(void **state)
 	gp_waits_for_irqs_off_unlock(state, true);
 }
 
+/*
+ * A preempted reader ends with interrupts off (its leaving the blocked
+ * list deferred), then sleeps without enabling them: schedule() from
+ * atomic context, reported and repaired.  The sleep is a context switch,
+ * outside every reader, so it settles what the unlock deferred (the
+ * kernel's rcu_note_context_switch()); left on the list, the sleeping
+ * task would hold every grace period until something woke it.
+ */
+struct sleep_atomic {
+	struct task_struct *preempter;
+	int preempter_ran, was_blocked, asleep;
+};
+
+static int sleep_atomic_preempter(void *arg)
+{
+	struct sleep_atomic *s = arg;
+
+	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int sleep_atomic_reader(void *arg)
+{
+	struct sleep_atomic *s = arg;
+
+	rcu_read_lock();
+	/* SCHED_FIFO on this vCPU: preempts the reader inside its section. */
+	wake_up_process(s->preempter);
+	s->was_blocked = current->pk_rcu_blocked != 0 &&
+			 __atomic_load_n(&s->preempter_ran, __ATOMIC_ACQUIRE);
+	local_irq_disable();
+	rcu_read_unlock();
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	__atomic_store_n(&s->asleep, 1, __ATOMIC_RELEASE);
+	schedule(); /* interrupts still off: "scheduling while atomic" */
+	return 0;
+}
+
+static void gp_ends_while_deferred_reader_sleeps_atomic(void **state)
+{
+	const struct variant *v = *state;
+	struct sleep_atomic s = {0};
+	struct task_struct *r;
+	unsigned long cookie;
+	long deadline;
+	bool done;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	r = kthread_create(sleep_atomic_reader, &s, "reader");
+	s.preempter = kthread_create(sleep_atomic_preempter, &s, "preempter");
+	assert_non_null(r);
+	assert_non_null(s.preempter);
+	kthread_bind(r, 1);
+	kthread_bind(s.preempter, 1);
+	sched_set_fifo(s.preempter);
+	wake_up_process(r);
+	wait_flag(&s.asleep);
+	cookie = start_poll_synchronize_rcu();
+	/* Wide: a grace period takes a few ticks. */
+	for (deadline = now_ms() + 5000;
+	     !poll_state_synchronize_rcu(cookie) && now_ms() < deadline;)
+		usleep(1000);
+	done = poll_state_synchronize_rcu(cookie);
+	wake_up_process(r);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s.preempter), 0);
+	assert_int_equal(s.was_blocked, 1);
+	assert_report_contains("scheduling while atomic");
+	assert_true(done);
+}
+
 /* ---- callbacks ---- */
 
 struct cb_probe {
@@ -1018,6 +1090,7 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_asked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
+		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
