@@ -428,9 +428,17 @@ void __pk_rcu_read_unlock_slow(void)
 
 /* ---- quiescent states ---- */
 
+/*
+ * Through pk_task_tls(): callers such as rcu_cond_resched_qs() read it
+ * after rcu_deferred_qs(), whose wake-ups and enabling edges may switch
+ * this task to another vCPU thread; arm64 would keep the old thread
+ * pointer and answer for the CPU the task left.
+ */
 static struct rcu_data *this_rdp(void)
 {
-	return pk_this_rq ? &rcu_data[pk_this_rq->cpu] : HOST_RDP;
+	struct rq *rq = pk_task_tls(pk_this_rq);
+
+	return rq ? &rcu_data[rq->cpu] : HOST_RDP;
 }
 
 static bool all_cpus_quiescent(void);
