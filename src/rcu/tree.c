@@ -777,6 +777,30 @@ static void rcu_deferred_qs_switch(void)
 	rcu_deferred_qs_irqrestore(flags);
 }
 
+/*
+ * exit_rcu(): a task that returns inside rcu_read_lock() is reported and
+ * its reader closed, or PREEMPT_RCU would put the dead task on the
+ * blocked list at its last switch, to hold every later grace period and
+ * to be freed while listed there.
+ */
+static void rcu_task_exit(void)
+{
+	int nesting = pk_task_tls(pk_rcu_nesting);
+
+	if (likely(nesting <= 0 && !pk_task_tls(pk_rcu_special)))
+		return;
+	if (nesting > 0) {
+		/* The other flavour's reader is a preempt-off section, which
+		 * pk_task_exit() reported and closed already. */
+		if (pk_rcu_preemptible())
+			lockdep_rcu_suspicious(__FILE__, __LINE__,
+					       "Task exited inside an RCU "
+					       "read-side critical section!");
+		pk_task_tls(pk_rcu_nesting) = 0;
+	}
+	rcu_deferred_qs_switch();
+}
+
 void __pk_rcu_read_unlock_special(void)
 {
 	unsigned long flags;
@@ -1850,6 +1874,7 @@ const struct pk_rcu_sched_hooks pk_rcu_sched_ops = {
 	.needs_cpu = rcu_needs_cpu,
 	.idle_eqs = rcu_idle_eqs,
 	.irq = rcu_irq,
+	.exit = rcu_task_exit,
 };
 
 __attribute__((constructor)) static void rcu_init(void)

@@ -796,6 +796,40 @@ static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
 	assert_int_equal(s.ended_inside, 0);
 }
 
+/*
+ * A task that returns inside rcu_read_lock(): reported, and the reader
+ * closed at the exit (the kernel's exit_rcu()).  PREEMPT_RCU would
+ * otherwise list the dead task as a preempted reader at its last switch,
+ * holding every later grace period, and free it while listed.
+ */
+static int exit_in_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	return 0;
+}
+
+static void gp_ends_after_task_exits_in_reader(void **state)
+{
+	const struct variant *v = *state;
+	struct task_struct *k;
+	unsigned long cookie;
+	long deadline;
+
+	boot_variant(v);
+	k = kthread_run(exit_in_reader, NULL, "leaker");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	cookie = start_poll_synchronize_rcu();
+	/* Wide: a grace period takes a few ticks. */
+	for (deadline = now_ms() + 5000;
+	     !poll_state_synchronize_rcu(cookie) && now_ms() < deadline;)
+		usleep(1000);
+	assert_true(poll_state_synchronize_rcu(cookie));
+	if (pk_rcu_preemptible())
+		assert_report_contains("exited inside an RCU read-side");
+}
+
 /* ---- callbacks ---- */
 
 struct cb_probe {
@@ -1189,6 +1223,7 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
 		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
+		ALL(gp_ends_after_task_exits_in_reader),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
