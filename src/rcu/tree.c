@@ -428,13 +428,22 @@ void __pk_rcu_read_unlock_slow(void)
 
 /* ---- quiescent states ---- */
 
+/*
+ * Through pk_task_tls(): callers such as rcu_cond_resched_qs() read it
+ * after rcu_deferred_qs(), whose wake-ups and enabling edges may switch
+ * this task to another vCPU thread; arm64 would keep the old thread
+ * pointer and answer for the CPU the task left.
+ */
 static struct rcu_data *this_rdp(void)
 {
-	return pk_this_rq ? &rcu_data[pk_this_rq->cpu] : HOST_RDP;
+	struct rq *rq = pk_task_tls(pk_this_rq);
+
+	return rq ? &rcu_data[rq->cpu] : HOST_RDP;
 }
 
 static bool all_cpus_quiescent(void);
 static void rcu_deferred_qs(bool from_irq);
+static void rcu_deferred_qs_switch(void);
 
 /*
  * This vCPU passed a quiescent state.  The fences order the readers
@@ -618,7 +627,7 @@ static void rcu_voluntary(void)
 	if (!pk_rcu_preemptible() || !pk_this_rq)
 		return;
 	if (pk_task_tls(pk_rcu_nesting) <= 0) {
-		rcu_deferred_qs(false); /* rcu_note_context_switch() */
+		rcu_deferred_qs_switch(); /* rcu_note_context_switch() */
 		return;
 	}
 	lockdep_rcu_suspicious(__FILE__, __LINE__,
@@ -748,6 +757,48 @@ static void rcu_deferred_qs(bool from_irq)
 		return;
 	local_irq_save(flags);
 	rcu_deferred_qs_irqrestore(flags);
+}
+
+/*
+ * schedule() in task context: the switch ends every section of the task,
+ * even an atomic one that schedule_debug() is about to report and close,
+ * so what an unlock deferred settles whatever the count says, as at the
+ * kernel's rcu_note_context_switch().  Left pending, a task that sleeps
+ * there would hold every grace period from the blocked list.
+ */
+static void rcu_deferred_qs_switch(void)
+{
+	unsigned long flags;
+
+	if (likely(!pk_task_tls(pk_rcu_special)) ||
+	    pk_task_tls(pk_rcu_nesting) != 0 || !in_task())
+		return;
+	local_irq_save(flags);
+	rcu_deferred_qs_irqrestore(flags);
+}
+
+/*
+ * exit_rcu(): a task that returns inside rcu_read_lock() is reported and
+ * its reader closed, or PREEMPT_RCU would put the dead task on the
+ * blocked list at its last switch, to hold every later grace period and
+ * to be freed while listed there.
+ */
+static void rcu_task_exit(void)
+{
+	int nesting = pk_task_tls(pk_rcu_nesting);
+
+	if (likely(nesting <= 0 && !pk_task_tls(pk_rcu_special)))
+		return;
+	if (nesting > 0) {
+		/* The other flavour's reader is a preempt-off section, which
+		 * pk_task_exit() reported and closed already. */
+		if (pk_rcu_preemptible())
+			lockdep_rcu_suspicious(__FILE__, __LINE__,
+					       "Task exited inside an RCU "
+					       "read-side critical section!");
+		pk_task_tls(pk_rcu_nesting) = 0;
+	}
+	rcu_deferred_qs_switch();
 }
 
 void __pk_rcu_read_unlock_special(void)
@@ -1823,6 +1874,7 @@ const struct pk_rcu_sched_hooks pk_rcu_sched_ops = {
 	.needs_cpu = rcu_needs_cpu,
 	.idle_eqs = rcu_idle_eqs,
 	.irq = rcu_irq,
+	.exit = rcu_task_exit,
 };
 
 __attribute__((constructor)) static void rcu_init(void)

@@ -419,6 +419,8 @@ void pk_task_exit(int code)
 		report_exit_atomic(p);
 		preempt_count_set(0);
 	}
+	if (pk_rcu_hooks && pk_rcu_hooks->exit)
+		pk_rcu_hooks->exit();
 	p->pk_exit_code = code;
 	__atomic_or_fetch(&p->flags, PF_EXITING, __ATOMIC_RELAXED);
 	/* kthread_stop() told while preemptible: a host thread waiting

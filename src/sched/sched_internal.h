@@ -240,6 +240,8 @@ void pk_smp_call_ipi(void);
  *            false just after it (the kernel's ct_idle_enter()/exit())
  * @irq: around each batch of interrupt (or NMI) handlers on a vCPU,
  *       signal context: +1 before, -1 after
+ * @exit: in pk_task_exit(), task context, count repaired, before the last
+ *        schedule(): close a reader the task leaked (exit_rcu())
  */
 struct pk_rcu_sched_hooks {
 	void (*sched_out)(struct task_struct *prev, struct task_struct *next);
@@ -253,6 +255,7 @@ struct pk_rcu_sched_hooks {
 	bool (*needs_cpu)(void);
 	void (*idle_eqs)(bool enter);
 	void (*irq)(int delta);
+	void (*exit)(void);
 };
 extern const struct pk_rcu_sched_hooks pk_rcu_sched_ops __attribute__((weak));
 #define pk_rcu_hooks (&pk_rcu_sched_ops)

@@ -18,6 +18,7 @@
 #include "rcu_helpers.h"
 
 #define LINE 33 /* the test's interrupt line */
+#define ULONG_CMP_LT_T(a, b) ((long)((a) - (b)) < 0)
 
 struct variant {
 	enum preempt_model model;
@@ -627,6 +628,208 @@ static void gp_waits_for_irqs_off_after_blocked_unlock(void **state)
 	gp_waits_for_irqs_off_unlock(state, true);
 }
 
+/*
+ * A preempted reader ends with interrupts off (its leaving the blocked
+ * list deferred), then sleeps without enabling them: schedule() from
+ * atomic context, reported and repaired.  The sleep is a context switch,
+ * outside every reader, so it settles what the unlock deferred (the
+ * kernel's rcu_note_context_switch()); left on the list, the sleeping
+ * task would hold every grace period until something woke it.
+ */
+struct sleep_atomic {
+	struct task_struct *preempter;
+	int preempter_ran, was_blocked, asleep;
+};
+
+static int sleep_atomic_preempter(void *arg)
+{
+	struct sleep_atomic *s = arg;
+
+	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int sleep_atomic_reader(void *arg)
+{
+	struct sleep_atomic *s = arg;
+
+	rcu_read_lock();
+	/* SCHED_FIFO on this vCPU: preempts the reader inside its section. */
+	wake_up_process(s->preempter);
+	s->was_blocked = current->pk_rcu_blocked != 0 &&
+			 __atomic_load_n(&s->preempter_ran, __ATOMIC_ACQUIRE);
+	local_irq_disable();
+	rcu_read_unlock();
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	__atomic_store_n(&s->asleep, 1, __ATOMIC_RELEASE);
+	schedule(); /* interrupts still off: "scheduling while atomic" */
+	return 0;
+}
+
+static void gp_ends_while_deferred_reader_sleeps_atomic(void **state)
+{
+	const struct variant *v = *state;
+	struct sleep_atomic s = {0};
+	struct task_struct *r;
+	unsigned long cookie;
+	long deadline;
+	bool done;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	r = kthread_create(sleep_atomic_reader, &s, "reader");
+	s.preempter = kthread_create(sleep_atomic_preempter, &s, "preempter");
+	assert_non_null(r);
+	assert_non_null(s.preempter);
+	kthread_bind(r, 1);
+	kthread_bind(s.preempter, 1);
+	sched_set_fifo(s.preempter);
+	wake_up_process(r);
+	wait_flag(&s.asleep);
+	cookie = start_poll_synchronize_rcu();
+	/* Wide: a grace period takes a few ticks. */
+	for (deadline = now_ms() + 5000;
+	     !poll_state_synchronize_rcu(cookie) && now_ms() < deadline;)
+		usleep(1000);
+	done = poll_state_synchronize_rcu(cookie);
+	wake_up_process(r);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s.preempter), 0);
+	assert_int_equal(s.was_blocked, 1);
+	assert_report_contains("scheduling while atomic");
+	assert_true(done);
+}
+
+/*
+ * The switch inside a settle: a preempted reader T ends with interrupts
+ * off while an expedited grace period waits for it (the unlock defers),
+ * and settles at its preempt_enable(): leaving the blocked list wakes the
+ * expedited waiter E, SCHED_FIFO on T's vCPU, which preempts T inside
+ * rcu_deferred_qs().  E then holds vCPU 1 in a preempt-disabled section
+ * (a reader of the sched kind) while a normal grace period begins, and
+ * lets vCPU 0 pull T.  T resumes there and reports its quiescent state:
+ * for vCPU 0, where it runs now.  A report for vCPU 1, the CPU it left
+ * (arm64 once kept the old thread pointer across the switch), ends the
+ * grace period inside E's section.
+ */
+struct settle_switch {
+	struct task_struct *t, *e;
+	unsigned long cookie;
+	int e_done_exp, t_left, e_in_section, go, release, t_done;
+	int ended_inside, t_cpu;
+};
+
+static int settle_switch_e(void *arg)
+{
+	struct settle_switch *s = arg;
+
+	synchronize_rcu_expedited();
+	s->e_done_exp = 1;
+	s->t_left = s->t->pk_rcu_blocked == 0;
+	preempt_disable();
+	__atomic_store_n(&s->e_in_section, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	/* Only now may vCPU 0 pull T (set_cpus_allowed_ptr() moves no
+	 * running task; the idle balance honours the mask). */
+	set_cpus_allowed_ptr(s->t, 1ULL << 0);
+	while (!__atomic_load_n(&s->release, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	s->ended_inside = poll_state_synchronize_rcu(s->cookie);
+	preempt_enable();
+	return 0;
+}
+
+static int settle_switch_t(void *arg)
+{
+	struct settle_switch *s = arg;
+
+	rcu_read_lock();
+	/* E preempts: this reader goes on the blocked list, and E's
+	 * expedited grace period waits for it. */
+	wake_up_process(s->e);
+	local_irq_disable();
+	rcu_read_unlock(); /* deferred: interrupts are off */
+	preempt_disable();
+	local_irq_enable(); /* no tick may settle it here */
+	preempt_enable();   /* settles: wakes E, which preempts */
+	s->t_cpu = raw_smp_processor_id();
+	__atomic_store_n(&s->t_done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
+{
+	const struct variant *v = *state;
+	struct settle_switch s = {0};
+	long deadline;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	s.t = kthread_create(settle_switch_t, &s, "t");
+	s.e = kthread_create(settle_switch_e, &s, "e");
+	assert_non_null(s.t);
+	assert_non_null(s.e);
+	kthread_bind(s.t, 1);
+	kthread_bind(s.e, 1);
+	sched_set_fifo(s.e);
+	wake_up_process(s.t);
+	wait_flag(&s.e_in_section);
+	/* A grace period under way, vCPU 1 owing it (E holds it). */
+	s.cookie = start_poll_synchronize_rcu();
+	for (deadline = now_ms() + 10000;
+	     ULONG_CMP_LT_T(pk_rcu_stats().gp_seq, s.cookie - 1) &&
+	     now_ms() < deadline;)
+		usleep(1000);
+	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
+	wait_flag(&s.t_done);
+	/* Wide: a wrong report ends it within a few ticks. */
+	for (deadline = now_ms() + 1000;
+	     !poll_state_synchronize_rcu(s.cookie) && now_ms() < deadline;)
+		usleep(1000);
+	__atomic_store_n(&s.release, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(s.e), 0);
+	assert_int_equal(kthread_stop(s.t), 0);
+	assert_int_equal(s.e_done_exp, 1);
+	assert_int_equal(s.t_left, 1);
+	assert_int_equal(s.t_cpu, 0);
+	assert_int_equal(s.ended_inside, 0);
+}
+
+/*
+ * A task that returns inside rcu_read_lock(): reported, and the reader
+ * closed at the exit (the kernel's exit_rcu()).  PREEMPT_RCU would
+ * otherwise list the dead task as a preempted reader at its last switch,
+ * holding every later grace period, and free it while listed.
+ */
+static int exit_in_reader(void *arg)
+{
+	(void)arg;
+	rcu_read_lock();
+	return 0;
+}
+
+static void gp_ends_after_task_exits_in_reader(void **state)
+{
+	const struct variant *v = *state;
+	struct task_struct *k;
+	unsigned long cookie;
+	long deadline;
+
+	boot_variant(v);
+	k = kthread_run(exit_in_reader, NULL, "leaker");
+	assert_non_null(k);
+	assert_int_equal(kthread_stop(k), 0);
+	cookie = start_poll_synchronize_rcu();
+	/* Wide: a grace period takes a few ticks. */
+	for (deadline = now_ms() + 5000;
+	     !poll_state_synchronize_rcu(cookie) && now_ms() < deadline;)
+		usleep(1000);
+	assert_true(poll_state_synchronize_rcu(cookie));
+	if (pk_rcu_preemptible())
+		assert_report_contains("exited inside an RCU read-side");
+}
+
 /* ---- callbacks ---- */
 
 struct cb_probe {
@@ -1018,6 +1221,9 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_asked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
+		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
+		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
+		ALL(gp_ends_after_task_exits_in_reader),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),
 		ALL(call_rcu_from_task),
