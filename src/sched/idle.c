@@ -171,10 +171,25 @@ static bool idle_has_work(struct rq *rq, unsigned int seq)
 	       __atomic_load_n(&rq->nr_queued, __ATOMIC_RELAXED);
 }
 
+/* ct_cpuidle_enter()/exit(): RCU need not ask this CPU while it idles. */
+static void rcu_idle_mark(bool enter)
+{
+	unsigned long flags;
+
+	if (!pk_rcu_hooks || !pk_rcu_hooks->idle_eqs)
+		return;
+	local_irq_save(flags);
+	pk_rcu_hooks->idle_eqs(enter);
+	local_irq_restore(flags);
+}
+
 /*
  * The haltpoll window: poll up to rq->poll_ns for the word to move
  * (wakers see rq->polling and skip the futex wake and the IPI, the
  * kernel's TIF_POLLING_NRFLAG).  True if a wake-up came while polling.
+ * Polling is idle to RCU, as the kernel's poll state, which cpuidle
+ * enters inside ct_cpuidle_enter(): a grace period counts this CPU
+ * quiescent instead of interrupting the poll to ask.
  */
 static bool idle_poll(struct rq *rq, unsigned int seq)
 {
@@ -188,6 +203,10 @@ static bool idle_poll(struct rq *rq, unsigned int seq)
 			return false;
 		rq->poll_off_until = 0;
 	}
+	/* Idle is task context and outside every reader. */
+	if (pk_rcu_hooks && pk_rcu_hooks->idle)
+		pk_rcu_hooks->idle();
+	rcu_idle_mark(true);
 	__atomic_store_n(&rq->polling, 1, __ATOMIC_SEQ_CST);
 	start = now = pk_now_ns();
 	while (now - start < rq->poll_ns) {
@@ -217,6 +236,7 @@ out:
 	/* Off first: a waker that still saw it on bumped the word before,
 	 * and the futex compares the word. */
 	__atomic_store_n(&rq->polling, 0, __ATOMIC_SEQ_CST);
+	rcu_idle_mark(false);
 	now = pk_now_ns();
 	rq->stats.idle_polls++;
 	rq->stats.poll_hits += hit;
@@ -277,10 +297,7 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 	local_irq_restore(flags);
 	start = pk_now_ns();
 	pk_host_futex_wait(&rq->idle_seq, seq, 0);
-	local_irq_save(flags);
-	if (pk_rcu_hooks && pk_rcu_hooks->idle_eqs)
-		pk_rcu_hooks->idle_eqs(false);
-	local_irq_restore(flags);
+	rcu_idle_mark(false);
 	__atomic_store_n(&rq->idle_sleeping, 0, __ATOMIC_SEQ_CST);
 	if (poll_max_ns)
 		poll_adjust(rq, pk_now_ns() - start);
