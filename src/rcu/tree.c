@@ -475,6 +475,18 @@ static void report_qs(struct rcu_data *rdp, bool may_wake)
 }
 
 /* Is the code an interrupt landed on outside every kind of reader? */
+/*
+ * PREEMPT_RT keeps a task's bottom-half state in the task, where a
+ * preemption can find it: a bh-disabled section is a reader
+ * (rcu_read_lock_bh_held()) that may be preempted, as the kernel's rt
+ * local_bh_disable(), which takes rcu_read_lock() for this.  Zero
+ * outside rt.
+ */
+static bool rt_bh_reader(void)
+{
+	return pk_task_tls(pk_softirq_disable_cnt) & SOFTIRQ_MASK;
+}
+
 static bool interrupted_outside_reader(void)
 {
 	return hardirq_count() == HARDIRQ_OFFSET &&
@@ -555,7 +567,8 @@ static void rcu_tick(void)
 		return;
 	rdp->ticks_this_gp++;
 	if (in_hardirq() ? interrupted_outside_reader()
-			 : preempt_count() == 0 && pk_rcu_nesting == 0) {
+			 : preempt_count() == 0 && pk_rcu_nesting == 0 &&
+				   !rt_bh_reader()) {
 		rcu_deferred_qs(in_hardirq());
 		report_qs(rdp, true);
 	} else {
@@ -577,7 +590,7 @@ static void rcu_tick(void)
 static void rcu_cond_resched_qs(void)
 {
 	if (pk_this_rq && preempt_count() == 0 && pk_rcu_nesting == 0 &&
-	    !irqs_disabled()) {
+	    !rt_bh_reader() && !irqs_disabled()) {
 		rcu_deferred_qs(false);
 		report_qs(this_rdp(), true);
 	}
@@ -647,7 +660,7 @@ static void rcu_sched_out(struct task_struct *prev, struct task_struct *next)
 		return;
 	if (unlikely(rdp->eqs_owner == prev))
 		eqs_add(rdp, -1); /* the next task may read */
-	if (nesting > 0 && pk_rcu_preemptible() &&
+	if ((nesting > 0 || rt_bh_reader()) && pk_rcu_preemptible() &&
 	    !(prev->pk_rcu_blocked & BLOCKED_LIST)) {
 		/* For a stall report, which cannot walk a stack that is not
 		 * running; ends at the interrupted pc when preempted from an
@@ -753,7 +766,7 @@ static void rcu_deferred_qs(bool from_irq)
 	    pk_task_tls(pk_rcu_nesting) != 0)
 		return;
 	if (!from_irq && (!in_task() || irqs_disabled() ||
-			  (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK))))
+			  (preempt_count() & PREEMPT_MASK) || softirq_count()))
 		return;
 	local_irq_save(flags);
 	rcu_deferred_qs_irqrestore(flags);
@@ -763,15 +776,17 @@ static void rcu_deferred_qs(bool from_irq)
  * schedule() in task context: the switch ends every section of the task,
  * even an atomic one that schedule_debug() is about to report and close,
  * so what an unlock deferred settles whatever the count says, as at the
- * kernel's rcu_note_context_switch().  Left pending, a task that sleeps
- * there would hold every grace period from the blocked list.
+ * kernel's rcu_note_context_switch().  Not an rt bh-disabled section,
+ * which may sleep and stays a reader: the switch puts it on the list.  Left
+ * pending, a task that sleeps there would hold every grace period from the
+ * blocked list.
  */
 static void rcu_deferred_qs_switch(void)
 {
 	unsigned long flags;
 
 	if (likely(!pk_task_tls(pk_rcu_special)) ||
-	    pk_task_tls(pk_rcu_nesting) != 0 || !in_task())
+	    pk_task_tls(pk_rcu_nesting) != 0 || !in_task() || rt_bh_reader())
 		return;
 	local_irq_save(flags);
 	rcu_deferred_qs_irqrestore(flags);
@@ -819,7 +834,7 @@ void __pk_rcu_read_unlock_special(void)
 	 * state; the tick, schedule() and preempt_schedule() settle them.
 	 */
 	if (!in_task() || irqs_disabled_flags(flags) ||
-	    (preempt_count() & (PREEMPT_MASK | SOFTIRQ_MASK))) {
+	    (preempt_count() & PREEMPT_MASK) || softirq_count()) {
 		set_preempt_need_resched();
 		local_irq_restore(flags);
 		return;

@@ -629,6 +629,77 @@ static void gp_waits_for_irqs_off_after_blocked_unlock(void **state)
 }
 
 /*
+ * rt: a bh-disabled section is a reader (rcu_read_lock_bh_held()) that
+ * may be preempted, its state in the task.  Preempted after the grace
+ * period began, it must hold that grace period from the blocked list
+ * until local_bh_enable(), not let the switch answer for its CPU.
+ */
+struct bh_reader {
+	struct task_struct *preempter;
+	int in_section, go, gp_running, preempter_ran;
+	int gp_done, gp_done_while_off;
+};
+
+static int bh_preempter(void *arg)
+{
+	struct bh_reader *s = arg;
+
+	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int bh_reader_task(void *arg)
+{
+	struct bh_reader *s = arg;
+	long start;
+
+	local_bh_disable();
+	__atomic_store_n(&s->in_section, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
+		__asm__ __volatile__("" ::: "memory");
+	/* Until the grace period runs (gp_seq odd). */
+	for (start = mono_ms();
+	     mono_ms() - start < 10000 && !(pk_rcu_stats().gp_seq & 1);)
+		__asm__ __volatile__("" ::: "memory");
+	s->gp_running = pk_rcu_stats().gp_seq & 1;
+	wake_up_process(s->preempter); /* SCHED_FIFO here: preempts */
+	for (start = mono_ms();
+	     mono_ms() - start < 500 &&
+	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
+		__asm__ __volatile__("" ::: "memory");
+	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
+	local_bh_enable();
+	return 0;
+}
+
+static void gp_waits_for_preempted_rt_bh_section(void **state)
+{
+	const struct variant *v = *state;
+	struct bh_reader s = {0};
+	struct task_struct *r;
+
+	boot_variant(v);
+	assert_true(preempt_model_rt());
+	r = kthread_create(bh_reader_task, &s, "bh-reader");
+	s.preempter = kthread_create(bh_preempter, &s, "preempter");
+	assert_non_null(r);
+	assert_non_null(s.preempter);
+	kthread_bind(r, 1);
+	kthread_bind(s.preempter, 1);
+	sched_set_fifo(s.preempter);
+	wake_up_process(r);
+	wait_flag(&s.in_section);
+	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
+	synchronize_rcu();
+	__atomic_store_n(&s.gp_done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s.preempter), 0);
+	assert_int_equal(s.gp_running, 1);
+	assert_int_equal(s.preempter_ran, 1);
+	assert_int_equal(s.gp_done_while_off, 0);
+}
+
+/*
  * A preempted reader ends with interrupts off (its leaving the blocked
  * list deferred), then sleeps without enabling them: schedule() from
  * atomic context, reported and repaired.  The sleep is a context switch,
@@ -1221,6 +1292,7 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_asked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
+		T(gp_waits_for_preempted_rt_bh_section, v_rt),
 		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
 		ALL(gp_ends_after_task_exits_in_reader),
