@@ -532,10 +532,10 @@ static void gp_ends_under_back_to_back_preempt_off(void **state)
  * blocked list, not its CPU, holds the grace period: leaving the list is
  * deferred as well.
  */
-struct irqoff_unlock {
-	bool preempt;
+struct gp_probe {
+	bool preempt; /* be preempted in the section first */
 	struct task_struct *preempter;
-	int in_reader, go, asked, was_blocked, preempter_ran;
+	int in_section, go, asked, was_blocked, preempter_ran;
 	int gp_done, gp_done_while_off;
 };
 
@@ -547,75 +547,102 @@ static long mono_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-static int irqoff_unlock_preempter(void *arg)
+static int probe_preempter(void *arg)
 {
-	struct irqoff_unlock *s = arg;
+	struct gp_probe *s = arg;
 
 	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
-static int irqoff_unlock_reader(void *arg)
+/* In the section: wait for the driver's go, then until @cond holds. */
+static void probe_enter(struct gp_probe *s, bool (*cond)(void))
 {
-	struct irqoff_unlock *s = arg;
 	long start;
 
-	rcu_read_lock();
-	__atomic_store_n(&s->in_reader, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->in_section, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
 		__asm__ __volatile__("" ::: "memory");
-	/* Until a tick asks for the report: the grace period has begun and
-	 * this CPU owes it an answer. */
-	for (start = mono_ms();
-	     mono_ms() - start < 10000 && !pk_task_tls(pk_rcu_special);)
+	for (start = mono_ms(); mono_ms() - start < 10000 && !cond();)
 		__asm__ __volatile__("" ::: "memory");
-	s->asked = pk_task_tls(pk_rcu_special) != 0;
+	s->asked = cond();
 	if (s->preempt) {
 		/* SCHED_FIFO on this vCPU: runs before the wake-up returns,
-		 * and the switch puts this reader on the blocked list. */
+		 * and the switch puts this task on the blocked list. */
 		wake_up_process(s->preempter);
 		s->was_blocked =
 			current->pk_rcu_blocked != 0 &&
 			__atomic_load_n(&s->preempter_ran, __ATOMIC_ACQUIRE);
 	}
-	local_irq_disable();
-	rcu_read_unlock();
+}
+
+/* Still in a reader of some kind: has the grace period ended (500 ms)? */
+static void probe_hold(struct gp_probe *s)
+{
+	long start;
+
 	for (start = mono_ms();
 	     mono_ms() - start < 500 &&
 	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
 		__asm__ __volatile__("" ::: "memory");
 	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * On a booted machine: @fn on vCPU 1 beside a SCHED_FIFO preempter; one
+ * synchronize_rcu().
+ */
+static void run_gp_probe(int (*fn)(void *), struct gp_probe *s)
+{
+	struct task_struct *r;
+
+	r = kthread_create(fn, s, "reader");
+	s->preempter = kthread_create(probe_preempter, s, "preempter");
+	assert_non_null(r);
+	assert_non_null(s->preempter);
+	kthread_bind(r, 1);
+	kthread_bind(s->preempter, 1);
+	sched_set_fifo(s->preempter);
+	wake_up_process(r);
+	wait_flag(&s->in_section);
+	__atomic_store_n(&s->go, 1, __ATOMIC_RELEASE);
+	synchronize_rcu();
+	__atomic_store_n(&s->gp_done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(kthread_stop(r), 0);
+	if (!s->preempt)
+		wake_up_process(s->preempter);
+	assert_int_equal(kthread_stop(s->preempter), 0);
+	assert_int_equal(s->asked, 1);
+	assert_int_equal(s->was_blocked, s->preempt);
+	assert_int_equal(s->gp_done_while_off, 0);
+}
+
+/* The tick asked this reader for a report. */
+static bool asked_for_qs(void)
+{
+	return pk_task_tls(pk_rcu_special) != 0;
+}
+
+static int irqoff_unlock_reader(void *arg)
+{
+	struct gp_probe *s = arg;
+
+	rcu_read_lock();
+	probe_enter(s, asked_for_qs);
+	local_irq_disable();
+	rcu_read_unlock();
+	probe_hold(s);
 	local_irq_enable();
 	return 0;
 }
 
 static void gp_waits_for_irqs_off_unlock(void **state, bool preempt)
 {
-	const struct variant *v = *state;
-	struct irqoff_unlock s = {.preempt = preempt};
-	struct task_struct *r;
+	struct gp_probe s = {.preempt = preempt};
 
-	boot_variant(v);
+	boot_variant(*state);
 	assert_true(pk_rcu_preemptible());
-	r = kthread_create(irqoff_unlock_reader, &s, "reader");
-	s.preempter = kthread_create(irqoff_unlock_preempter, &s, "preempter");
-	assert_non_null(r);
-	assert_non_null(s.preempter);
-	kthread_bind(r, 1);
-	kthread_bind(s.preempter, 1);
-	sched_set_fifo(s.preempter);
-	wake_up_process(r);
-	wait_flag(&s.in_reader);
-	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
-	synchronize_rcu();
-	__atomic_store_n(&s.gp_done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(kthread_stop(r), 0);
-	if (!preempt)
-		wake_up_process(s.preempter);
-	assert_int_equal(kthread_stop(s.preempter), 0);
-	assert_int_equal(s.asked, 1);
-	assert_int_equal(s.was_blocked, preempt);
-	assert_int_equal(s.gp_done_while_off, 0);
+	run_gp_probe(irqoff_unlock_reader, &s);
 }
 
 static void gp_waits_for_irqs_off_after_asked_unlock(void **state)
@@ -634,69 +661,29 @@ static void gp_waits_for_irqs_off_after_blocked_unlock(void **state)
  * period began, it must hold that grace period from the blocked list
  * until local_bh_enable(), not let the switch answer for its CPU.
  */
-struct bh_reader {
-	struct task_struct *preempter;
-	int in_section, go, gp_running, preempter_ran;
-	int gp_done, gp_done_while_off;
-};
-
-static int bh_preempter(void *arg)
+static bool gp_running(void)
 {
-	struct bh_reader *s = arg;
-
-	__atomic_store_n(&s->preempter_ran, 1, __ATOMIC_RELEASE);
-	return 0;
+	return pk_rcu_stats().gp_seq & 1;
 }
 
 static int bh_reader_task(void *arg)
 {
-	struct bh_reader *s = arg;
-	long start;
+	struct gp_probe *s = arg;
 
 	local_bh_disable();
-	__atomic_store_n(&s->in_section, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
-		__asm__ __volatile__("" ::: "memory");
-	/* Until the grace period runs (gp_seq odd). */
-	for (start = mono_ms();
-	     mono_ms() - start < 10000 && !(pk_rcu_stats().gp_seq & 1);)
-		__asm__ __volatile__("" ::: "memory");
-	s->gp_running = pk_rcu_stats().gp_seq & 1;
-	wake_up_process(s->preempter); /* SCHED_FIFO here: preempts */
-	for (start = mono_ms();
-	     mono_ms() - start < 500 &&
-	     !__atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);)
-		__asm__ __volatile__("" ::: "memory");
-	s->gp_done_while_off = __atomic_load_n(&s->gp_done, __ATOMIC_ACQUIRE);
+	probe_enter(s, gp_running);
+	probe_hold(s);
 	local_bh_enable();
 	return 0;
 }
 
 static void gp_waits_for_preempted_rt_bh_section(void **state)
 {
-	const struct variant *v = *state;
-	struct bh_reader s = {0};
-	struct task_struct *r;
+	struct gp_probe s = {.preempt = true};
 
-	boot_variant(v);
+	boot_variant(*state);
 	assert_true(preempt_model_rt());
-	r = kthread_create(bh_reader_task, &s, "bh-reader");
-	s.preempter = kthread_create(bh_preempter, &s, "preempter");
-	assert_non_null(r);
-	assert_non_null(s.preempter);
-	kthread_bind(r, 1);
-	kthread_bind(s.preempter, 1);
-	sched_set_fifo(s.preempter);
-	wake_up_process(r);
-	wait_flag(&s.in_section);
-	__atomic_store_n(&s.go, 1, __ATOMIC_RELEASE);
-	synchronize_rcu();
-	__atomic_store_n(&s.gp_done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(kthread_stop(r), 0);
-	assert_int_equal(kthread_stop(s.preempter), 0);
-	assert_int_equal(s.gp_running, 1);
-	assert_int_equal(s.preempter_ran, 1);
-	assert_int_equal(s.gp_done_while_off, 0);
+	run_gp_probe(bh_reader_task, &s);
 }
 
 /*
