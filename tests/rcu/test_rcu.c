@@ -775,6 +775,7 @@ struct settle_switch {
 	unsigned long cookie;
 	int e_done_exp, t_left, e_in_section, go, release, t_done;
 	int ended_inside, t_cpu;
+	int t_mid_settle; /* E's wake-up came from T's settle: T not done */
 };
 
 static int settle_switch_e(void *arg)
@@ -782,6 +783,7 @@ static int settle_switch_e(void *arg)
 	struct settle_switch *s = arg;
 
 	synchronize_rcu_expedited();
+	s->t_mid_settle = !__atomic_load_n(&s->t_done, __ATOMIC_ACQUIRE);
 	s->e_done_exp = 1;
 	s->t_left = s->t->pk_rcu_blocked == 0;
 	preempt_disable();
@@ -816,9 +818,9 @@ static int settle_switch_t(void *arg)
 	return 0;
 }
 
-static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
+/* One round; false if T was not preempted inside its settle after all. */
+static bool settle_switch_round(const struct variant *v)
 {
-	const struct variant *v = *state;
 	struct settle_switch s = {0};
 	long deadline;
 
@@ -850,8 +852,24 @@ static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
 	assert_int_equal(kthread_stop(s.t), 0);
 	assert_int_equal(s.e_done_exp, 1);
 	assert_int_equal(s.t_left, 1);
+	if (!s.t_mid_settle)
+		return false;
 	assert_int_equal(s.t_cpu, 0);
 	assert_int_equal(s.ended_inside, 0);
+	return true;
+}
+
+/*
+ * Rarely (seen once in CI, under a loaded host) E's expedited grace period
+ * ends before T's settle and T runs to its end on vCPU 1: no switch inside
+ * the settle to judge.  Such a round is run again.
+ */
+static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
+{
+	for (int round = 0; round < 5; round++)
+		if (settle_switch_round(*state))
+			return;
+	fail_msg("T was never preempted inside its settle");
 }
 
 /*
