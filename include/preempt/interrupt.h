@@ -113,6 +113,7 @@ struct pk_bh_rt_ops {
 	bool (*task)(void);
 	void (*lock)(void);
 	void (*unlock)(void);
+	void (*ended)(void); /* the outermost section ended, if set */
 };
 
 /** pk_softirq_set_rt_ops() - install @ops (see above).  Before boot. */

@@ -385,6 +385,8 @@ static void rt_bh_enable(unsigned int cnt, bool ksoftirqd)
 	}
 	if (cnt & ~SOFTIRQ_MASK)
 		preempt_check_resched();
+	if (!(pk_softirq_disable_cnt & SOFTIRQ_MASK) && bh_rt_ops->ended)
+		bh_rt_ops->ended();
 }
 
 /* ---- bh-disabled sections of a thread-backed CPU ---- */

@@ -841,10 +841,23 @@ static void bh_unlock(void)
 	migrate_enable();
 }
 
+/*
+ * The kernel's rt local_bh_enable() ends the rcu_read_lock() its disable
+ * took: a section that a preemption put on RCU's blocked list leaves it
+ * here, not at a later tick, which a next section begun at once would
+ * hold off (back-to-back sections: spin_lock_bh() loops, rcuc, ksoftirqd).
+ */
+static void bh_ended(void)
+{
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->qs();
+}
+
 static const struct pk_bh_rt_ops bh_rt_ops = {
 	.task = pk_spinlocks_sleep,
 	.lock = bh_lock,
 	.unlock = bh_unlock,
+	.ended = bh_ended,
 };
 
 __attribute__((constructor)) static void bh_lock_init(void)

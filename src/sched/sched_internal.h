@@ -233,7 +233,8 @@ void pk_smp_call_ipi(void);
  * @tick: in pk_sched_tick(), the tick's hardirq
  * @voluntary: in schedule(), task context, before the switch
  * @qs: in _cond_resched() of the none and voluntary models (rcu_all_qs()),
- *      and in preempt_schedule(), count zero: a quiescent state
+ *      in preempt_schedule(), count zero, and (rt) at the end of a task's
+ *      outermost bh-disabled section: a quiescent state
  * @idle: in the idle loop before it sleeps, task context: a quiescent state
  * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
  * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep,

@@ -533,7 +533,8 @@ static void gp_ends_under_back_to_back_preempt_off(void **state)
  * deferred as well.
  */
 struct gp_probe {
-	bool preempt; /* be preempted in the section first */
+	bool preempt;	   /* be preempted in the section first */
+	bool ends_in_hold; /* the grace period may end in probe_hold() */
 	struct task_struct *preempter;
 	int in_section, go, asked, was_blocked, preempter_ran;
 	int gp_done, gp_done_while_off;
@@ -614,7 +615,7 @@ static void run_gp_probe(int (*fn)(void *), struct gp_probe *s)
 	assert_int_equal(kthread_stop(s->preempter), 0);
 	assert_int_equal(s->asked, 1);
 	assert_int_equal(s->was_blocked, s->preempt);
-	assert_int_equal(s->gp_done_while_off, 0);
+	assert_int_equal(s->gp_done_while_off, s->ends_in_hold);
 }
 
 /* The tick asked this reader for a report. */
@@ -684,6 +685,36 @@ static void gp_waits_for_preempted_rt_bh_section(void **state)
 	boot_variant(*state);
 	assert_true(preempt_model_rt());
 	run_gp_probe(bh_reader_task, &s);
+}
+
+/*
+ * rt: the preempted bh section above ends, and the task at once begins
+ * another (back-to-back sections: a loop of spin_lock_bh(), ksoftirqd,
+ * rcuc).  The grace period waits for the first section only, as the
+ * kernel's, whose local_bh_enable() ends the rcu_read_lock() its disable
+ * took and leaves the blocked list there: a section that began after the
+ * grace period must not hold it.
+ */
+static int bh_back_to_back_task(void *arg)
+{
+	struct gp_probe *s = arg;
+
+	local_bh_disable();
+	probe_enter(s, gp_running);
+	local_bh_enable();
+	local_bh_disable();
+	probe_hold(s);
+	local_bh_enable();
+	return 0;
+}
+
+static void gp_ends_during_later_rt_bh_section(void **state)
+{
+	struct gp_probe s = {.preempt = true, .ends_in_hold = true};
+
+	boot_variant(*state);
+	assert_true(preempt_model_rt());
+	run_gp_probe(bh_back_to_back_task, &s);
 }
 
 /*
@@ -1298,6 +1329,7 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_full),
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
 		T(gp_waits_for_preempted_rt_bh_section, v_rt),
+		T(gp_ends_during_later_rt_bh_section, v_rt),
 		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
 		ALL(gp_ends_after_task_exits_in_reader),
