@@ -200,9 +200,14 @@ static bool gp_needed(void)
 
 /* ---- flavour ---- */
 
+/*
+ * PREEMPT_RT selects PREEMPT_RCU whatever was asked for: its readers take
+ * sleeping locks, and its bh-disabled sections are preemptible readers
+ * that only the blocked list can wait for.
+ */
 static bool flavour_preempt_for_model(void)
 {
-	if (boot_flavour == PK_RCU_FLAVOUR_PREEMPT)
+	if (boot_flavour == PK_RCU_FLAVOUR_PREEMPT || preempt_model_rt())
 		return true;
 	if (boot_flavour == PK_RCU_FLAVOUR_SCHED)
 		return false;

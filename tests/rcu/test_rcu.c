@@ -35,6 +35,8 @@ static const struct variant v_full = {PREEMPT_MODEL_FULL, PK_RCU_FLAVOUR_AUTO,
 static const struct variant v_lazy = {PREEMPT_MODEL_LAZY, PK_RCU_FLAVOUR_AUTO,
 				      2};
 static const struct variant v_rt = {PREEMPT_MODEL_RT, PK_RCU_FLAVOUR_AUTO, 2};
+static const struct variant v_rt_sched = {PREEMPT_MODEL_RT,
+					  PK_RCU_FLAVOUR_SCHED, 2};
 static const struct variant v_none_preempt = {PREEMPT_MODEL_NONE,
 					      PK_RCU_FLAVOUR_PREEMPT, 2};
 
@@ -47,6 +49,7 @@ static void boot_variant(const struct variant *v)
 static bool expect_preempt_flavour(const struct variant *v)
 {
 	return v->flavour == PK_RCU_FLAVOUR_PREEMPT ||
+	       v->model == PREEMPT_MODEL_RT ||
 	       (v->flavour == PK_RCU_FLAVOUR_AUTO &&
 		v->model != PREEMPT_MODEL_NONE &&
 		v->model != PREEMPT_MODEL_VOLUNTARY);
@@ -1330,6 +1333,8 @@ int main(void)
 		T(gp_waits_for_irqs_off_after_blocked_unlock, v_rt),
 		T(gp_waits_for_preempted_rt_bh_section, v_rt),
 		T(gp_ends_during_later_rt_bh_section, v_rt),
+		T(gp_waits_for_preempted_rt_bh_section, v_rt_sched),
+		T(reader_context_per_flavour, v_rt_sched),
 		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
 		ALL(gp_ends_after_task_exits_in_reader),
