@@ -129,4 +129,12 @@ static inline struct task_struct *rt_mutex_owner(struct rt_mutex *lock)
  */
 void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock);
 
+/**
+ * pk_rt_mutex_adjust_prio() - set @p's priority again from its own, the
+ * loan of RCU_BOOST (task->pk_rcu_boosted) and the waiters of the
+ * rt_mutexes it holds, after the loan changed.  Any context but NMI and
+ * runqueue locks held.
+ */
+void pk_rt_mutex_adjust_prio(struct task_struct *p);
+
 #endif /* PREEMPT_RTMUTEX_H */

@@ -127,7 +127,7 @@ struct task_struct {
 	int rcu_read_lock_nesting;
 	int pk_rcu_special;
 	int pk_rcu_blocked; /* PK_RCU_BLOCKED_* under the rcu state lock */
-	int pk_rcu_boosted;
+	int pk_rcu_boosted; /* 0, or 1 + the priority RCU_BOOST lends */
 	struct list_head pk_rcu_node;
 	/* where it was preempted in its reader: for stall warnings */
 	int pk_rcu_blocked_nr;

@@ -168,11 +168,23 @@ static void boost_chain(struct task_struct *owner, int prio)
 	}
 }
 
-/* What @p runs at: its own priority or its most urgent waiter's. */
+/*
+ * @p's own priority, or RCU_BOOST's loan (src/rcu: 0, or 1 + the
+ * priority) if more urgent: the loan counts as one more waiter, so an
+ * unlock's deboost keeps it, as the kernel's boost through an rt_mutex.
+ */
+static int base_prio(const struct task_struct *p)
+{
+	int rcu = __atomic_load_n(&p->pk_rcu_boosted, __ATOMIC_RELAXED);
+
+	return rcu && rcu - 1 < p->pk_normal_prio ? rcu - 1 : p->pk_normal_prio;
+}
+
+/* What @p runs at: its base priority or its most urgent waiter's. */
 static int inherited_prio(const struct task_struct *p,
 			  const struct pi_state *st)
 {
-	int prio = p->pk_normal_prio;
+	int prio = base_prio(p);
 	struct rt_mutex *lock, *n;
 
 	if (!st)
@@ -324,6 +336,15 @@ static void rt_mutex_unlock_slow(struct rt_mutex *lock, struct task_struct *me)
 }
 
 /* ---- the API ---- */
+
+void pk_rt_mutex_adjust_prio(struct task_struct *p)
+{
+	unsigned long flags;
+
+	pk_lock_irqsave(&pi_graph_lock, flags);
+	task_set_prio(p, inherited_prio(p, pi_state_find(p)));
+	pk_unlock_irqrestore(&pi_graph_lock, flags);
+}
 
 bool pk_rt_mutex_owned(struct rt_mutex *lock)
 {

@@ -24,8 +24,8 @@
  * raises RCU_SOFTIRQ (wakes the CPU's rcuc kthread under rt).
  *
  * Lock order: rq lock -> rcu_state.lock (the switch hook); boost_lock ->
- * rcu_state.lock and boost_lock -> rq lock.  Nothing wakes a task or
- * changes a priority under rcu_state.lock.
+ * rcu_state.lock and boost_lock -> the rt_mutex code's lock -> rq lock.
+ * Nothing wakes a task or changes a priority under rcu_state.lock.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +41,7 @@
 #include <preempt/irq_work.h>
 #include <preempt/mutex.h>
 #include <preempt/rcupdate.h>
+#include <preempt/rtmutex.h>
 #include <preempt/sched.h>
 #include <preempt/slab.h>
 #include <preempt/wait.h>
@@ -717,7 +718,8 @@ static void unboost(struct task_struct *t)
 
 	local_irq_save(flags);
 	pk_raw_lock(&rcu_state.boost_lock);
-	pk_sched_set_prio(t, t->pk_normal_prio);
+	/* What its locks' waiters lend it stays. */
+	pk_rt_mutex_adjust_prio(t);
 	pk_raw_unlock(&rcu_state.boost_lock);
 	local_irq_restore(flags);
 }
@@ -1245,12 +1247,13 @@ static void boost_blocked_readers(void)
 			break;
 		}
 		if (t) {
-			t->pk_rcu_boosted = 1;
+			/* The priority, for the rt_mutex code's deboost. */
+			t->pk_rcu_boosted = prio + 1;
 			get_task_struct(t);
 		}
 		pk_raw_unlock(&rcu_state.lock);
 		if (t)
-			pk_sched_set_prio(t, prio);
+			pk_rt_mutex_adjust_prio(t);
 		pk_raw_unlock(&rcu_state.boost_lock);
 		local_irq_restore(flags);
 		if (!t)

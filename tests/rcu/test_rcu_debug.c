@@ -497,6 +497,98 @@ static void rt_boost_unblocks_grace_period(void **state)
 	put_task_struct(r);
 }
 
+/*
+ * rt: RCU's boost of a reader and the priority the reader's rt_mutexes
+ * lend it are one priority.  A boosted task preempted in a bh section
+ * (a reader) releases a contended spinlock_t inside it: the unlock's
+ * deboost recomputes its priority from its own and its locks' waiters,
+ * and must keep RCU's boost, or the hog above its own priority takes the
+ * CPU back while the task is still listed and marked boosted (never
+ * boosted again), holding the grace period for as long as the hog runs.
+ */
+static DEFINE_SPINLOCK(boost_sl);
+
+struct bh_boost {
+	struct hold h; /* releases the hog */
+	int entered, waiter_trying, done;
+};
+
+static int bh_boost_reader(void *arg)
+{
+	struct bh_boost *b = arg;
+	long deadline = now_ms() + 10000;
+
+	local_bh_disable();
+	spin_lock(&boost_sl);
+	__atomic_store_n(&b->entered, 1, __ATOMIC_RELEASE);
+	/* Until the hog preempted it and RCU boosted it above the hog. */
+	while (!__atomic_load_n(&current->pk_rcu_boosted, __ATOMIC_ACQUIRE) &&
+	       now_ms() < deadline && !hold_released(&b->h))
+		__asm__ __volatile__("" ::: "memory");
+	spin_unlock(&boost_sl); /* the waiter makes it the slow path */
+	local_bh_enable();
+	__atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int bh_boost_waiter(void *arg)
+{
+	struct bh_boost *b = arg;
+
+	__atomic_store_n(&b->waiter_trying, 1, __ATOMIC_RELEASE);
+	spin_lock(&boost_sl);
+	spin_unlock(&boost_sl);
+	return 0;
+}
+
+static void rt_boost_survives_unlock_in_bh_section(void **state)
+{
+	struct bh_boost b = {0};
+	struct task_struct *r, *w, *hog;
+	unsigned long boosts0 = pk_rcu_stats().boosts;
+	unsigned long cookie;
+	long deadline;
+	int done;
+
+	(void)state;
+	pk_rcu_set_boost(90, 50);
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	r = kthread_create(bh_boost_reader, &b, "bh-reader");
+	w = kthread_create(bh_boost_waiter, &b, "waiter");
+	hog = kthread_create(fifo_hog, &b.h, "hog");
+	assert_non_null(r);
+	assert_non_null(w);
+	assert_non_null(hog);
+	kthread_bind(r, 1);
+	kthread_bind(hog, 1);
+	kthread_bind(w, 0);
+	sched_set_fifo(hog); /* rt priority 50: above the reader */
+	wake_up_process(r);
+	wait_flag(&b.entered);
+	wake_up_process(w);
+	wait_flag(&b.waiter_trying);
+	/* The waiter queues on the lock meanwhile (a wide margin). */
+	usleep(20000);
+	wake_up_process(hog); /* preempts the reader: it is listed */
+	cookie = start_poll_synchronize_rcu();
+	deadline = now_ms() + 5000;
+	while (pk_rcu_stats().boosts == boosts0 && now_ms() < deadline)
+		usleep(1000);
+	assert_true(pk_rcu_stats().boosts > boosts0);
+	/* Boosted, it leaves its section at once, hog or not. */
+	deadline = now_ms() + 2000;
+	while (!__atomic_load_n(&b.done, __ATOMIC_ACQUIRE) &&
+	       now_ms() < deadline)
+		usleep(1000);
+	done = __atomic_load_n(&b.done, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&b.h.release, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(kthread_stop(hog), 0);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(w), 0);
+	cond_synchronize_rcu(cookie);
+	assert_int_equal(done, 1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -521,6 +613,7 @@ int main(void)
 		T(stall_of_a_preempt_rcu_cpu),
 		T(stall_of_a_blocked_task),
 		T(rt_boost_unblocks_grace_period),
+		T(rt_boost_survives_unlock_in_bh_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
