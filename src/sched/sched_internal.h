@@ -237,8 +237,9 @@ void pk_smp_call_ipi(void);
  *      outermost bh-disabled section: a quiescent state
  * @idle: in the idle loop before it sleeps, task context: a quiescent state
  * @needs_cpu: idle loop, irqs off: callbacks wait here, keep the tick
- * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep,
- *            false just after it (the kernel's ct_idle_enter()/exit())
+ * @idle_eqs: idle loop, irqs off: @enter true just before the host sleep
+ *            or the haltpoll window, false just after it (the kernel's
+ *            ct_idle_enter()/exit())
  * @irq: around each batch of interrupt (or NMI) handlers on a vCPU,
  *       signal context: +1 before, -1 after
  * @exit: in pk_task_exit(), task context, count repaired, before the last
