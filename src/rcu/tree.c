@@ -480,7 +480,6 @@ static void report_qs(struct rcu_data *rdp, bool may_wake)
 		wake_up(&exp_wq);
 }
 
-/* Is the code an interrupt landed on outside every kind of reader? */
 /*
  * PREEMPT_RT keeps a task's bottom-half state in the task, where a
  * preemption can find it: a bh-disabled section is a reader
@@ -493,6 +492,7 @@ static bool rt_bh_reader(void)
 	return pk_task_tls(pk_softirq_disable_cnt) & SOFTIRQ_MASK;
 }
 
+/* Is the code an interrupt landed on outside every kind of reader? */
 static bool interrupted_outside_reader(void)
 {
 	return hardirq_count() == HARDIRQ_OFFSET &&
@@ -592,11 +592,21 @@ static void rcu_tick(void)
 	}
 }
 
+/*
+ * Task context outside every reader of the sched kind
+ * (rcu_read_lock_sched_held()): interrupts, preemption and bottom halves
+ * (the task's own under rt) enabled.
+ */
+static bool task_outside_sched_readers(void)
+{
+	return in_task() && !irqs_disabled() &&
+	       !(preempt_count() & PREEMPT_MASK) && !softirq_count();
+}
+
 /* rcu_all_qs(): cond_resched() of the none and voluntary models. */
 static void rcu_cond_resched_qs(void)
 {
-	if (pk_this_rq && preempt_count() == 0 && pk_rcu_nesting == 0 &&
-	    !rt_bh_reader() && !irqs_disabled()) {
+	if (pk_this_rq && pk_rcu_nesting == 0 && task_outside_sched_readers()) {
 		rcu_deferred_qs(false);
 		report_qs(this_rdp(), true);
 	}
@@ -760,6 +770,21 @@ static void rcu_deferred_qs_irqrestore(unsigned long flags)
 		unboost(t);
 }
 
+/* An unlock left something for later, and no PREEMPT_RCU reader is open. */
+static bool deferred_qs_pending(void)
+{
+	return unlikely(pk_task_tls(pk_rcu_special)) &&
+	       pk_task_tls(pk_rcu_nesting) == 0;
+}
+
+static void deferred_qs_settle(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rcu_deferred_qs_irqrestore(flags);
+}
+
 /*
  * Settle what an unlock had to leave for later, at a point outside every
  * kind of reader: in task context with nothing disabled, or in a handler
@@ -767,16 +792,8 @@ static void rcu_deferred_qs_irqrestore(unsigned long flags)
  */
 static void rcu_deferred_qs(bool from_irq)
 {
-	unsigned long flags;
-
-	if (likely(!pk_task_tls(pk_rcu_special)) ||
-	    pk_task_tls(pk_rcu_nesting) != 0)
-		return;
-	if (!from_irq && (!in_task() || irqs_disabled() ||
-			  (preempt_count() & PREEMPT_MASK) || softirq_count()))
-		return;
-	local_irq_save(flags);
-	rcu_deferred_qs_irqrestore(flags);
+	if (deferred_qs_pending() && (from_irq || task_outside_sched_readers()))
+		deferred_qs_settle();
 }
 
 /*
@@ -790,13 +807,8 @@ static void rcu_deferred_qs(bool from_irq)
  */
 static void rcu_deferred_qs_switch(void)
 {
-	unsigned long flags;
-
-	if (likely(!pk_task_tls(pk_rcu_special)) ||
-	    pk_task_tls(pk_rcu_nesting) != 0 || !in_task() || rt_bh_reader())
-		return;
-	local_irq_save(flags);
-	rcu_deferred_qs_irqrestore(flags);
+	if (deferred_qs_pending() && in_task() && !rt_bh_reader())
+		deferred_qs_settle();
 }
 
 /*
@@ -825,13 +837,10 @@ static void rcu_task_exit(void)
 
 void __pk_rcu_read_unlock_special(void)
 {
-	unsigned long flags;
-
 	/* NMI code may not touch the state: the bits wait for the
 	 * interrupted code's next quiescent point. */
 	if (in_nmi())
 		return;
-	local_irq_save(flags);
 	/*
 	 * Still inside a reader of the sched kind (rcu_read_lock_sched_held():
 	 * interrupts, preemption or bottom halves off): neither this CPU's
@@ -840,13 +849,10 @@ void __pk_rcu_read_unlock_special(void)
 	 * for the next preemption point, as the kernel's deferred quiescent
 	 * state; the tick, schedule() and preempt_schedule() settle them.
 	 */
-	if (!in_task() || irqs_disabled_flags(flags) ||
-	    (preempt_count() & PREEMPT_MASK) || softirq_count()) {
+	if (task_outside_sched_readers())
+		deferred_qs_settle();
+	else
 		set_preempt_need_resched();
-		local_irq_restore(flags);
-		return;
-	}
-	rcu_deferred_qs_irqrestore(flags);
 }
 
 /* ---- callbacks ---- */
