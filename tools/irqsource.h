@@ -5,7 +5,8 @@
 /*
  * The tools' interrupt load: a host thread, outside the machine as a
  * device would be, that raises one line on the vCPUs of the booted machine
- * at a fixed period, on all of them at once or on one after the other.
+ * at a mean period, on all of them at once or on one after the other.
+ * The gaps vary around the period (irqsource.c says why).
  */
 
 #include <pthread.h>
@@ -13,7 +14,7 @@
 
 struct irq_source {
 	unsigned int irq;
-	long period_ns;	  /* between two rounds over the vCPUs */
+	long period_ns;	  /* mean, between two rounds over the vCPUs */
 	bool round_robin; /* one vCPU per period/nr_cpus, not all at once */
 	/* the source's own */
 	pthread_t thread;

@@ -39,7 +39,7 @@
 #define MAX_LOAD 64
 #define MAX_HIST 1000000
 #define LOAD_IRQ 40	       /* the interrupt-load line */
-#define LOAD_IRQ_NS 200000L    /* one raise per vCPU every 200 µs */
+#define LOAD_IRQ_NS 200000L    /* one raise per vCPU per 200 µs, mean */
 #define LOAD_BURST_NS 5000000L /* CPU-bound tasks: cond_resched() per 5 ms */
 #define PLOT_DEFAULT_HIST 1000
 #define REFRESH_US 10000	/* cyclictest's status refresh without -q */
@@ -385,7 +385,7 @@ static int run_model(enum preempt_model model, bool header)
 	struct machine_config cfg = {
 		.nr_cpus = 0, .hz = 0, .model = (int)model};
 	struct task_struct *load[MAX_LOAD];
-	/* One raise per vCPU per LOAD_IRQ_NS, the vCPUs in turn. */
+	/* One raise per vCPU per LOAD_IRQ_NS on average, the vCPUs in turn. */
 	struct irq_source raiser = {
 		.irq = LOAD_IRQ, .period_ns = LOAD_IRQ_NS, .round_robin = true};
 	long start = now_ns();
