@@ -17,22 +17,6 @@ static void advance(struct timespec *ts, long ns)
 	}
 }
 
-/*
- * The gap to the next raise: @step on average, drawn uniformly from half
- * to one and a half of it.  A source at a fixed period that divides the
- * period of a measurement (a 100 us step against cyclictest's 1000 us)
- * keeps one phase against it for the whole run: a raise lands just before
- * every measured wake-up or before none, and the run measures all the
- * collisions or none of them, decided by the phase the process drew.
- */
-static long next_gap(long step, unsigned long *rng)
-{
-	*rng ^= *rng << 13;
-	*rng ^= *rng >> 7;
-	*rng ^= *rng << 17;
-	return step / 2 + (long)(*rng % (unsigned long)step);
-}
-
 static void raise_on(struct irq_source *src, int cpu)
 {
 	int irq_cpu = pk_vcpu_irq_cpu(cpu);
@@ -53,7 +37,7 @@ static void *source_thread(void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	rng = (unsigned long)next.tv_nsec | 1;
 	while (!__atomic_load_n(&src->stop, __ATOMIC_ACQUIRE)) {
-		advance(&next, next_gap(step, &rng));
+		advance(&next, irq_source_gap(step, &rng));
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		if (src->round_robin) {
 			raise_on(src, cpu);

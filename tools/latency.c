@@ -38,8 +38,8 @@
 #define MAX_THREADS 64
 #define MAX_LOAD 64
 #define MAX_HIST 1000000
-#define LOAD_IRQ 40	       /* the interrupt-load line */
-#define LOAD_IRQ_NS 200000L    /* one raise per vCPU per 200 µs, mean */
+#define LOAD_IRQ 40	 /* the interrupt-load line */
+#define LOAD_IRQ_US 200L /* default: one raise per vCPU per 200 µs, mean */
 #define LOAD_BURST_NS 5000000L /* CPU-bound tasks: cond_resched() per 5 ms */
 #define PLOT_DEFAULT_HIST 1000
 #define REFRESH_US 10000	/* cyclictest's status refresh without -q */
@@ -60,6 +60,7 @@ struct lat_thread {
 
 static struct opts {
 	int prio, threads, load, model; /* model: -1 all */
+	long load_irq_us; /* --load's interrupt period per vCPU, 0: none */
 	long interval_us, distance_us, duration_s;
 	unsigned long loops;
 	long hist; /* buckets, 0: none */
@@ -386,8 +387,9 @@ static int run_model(enum preempt_model model, bool header)
 		.nr_cpus = 0, .hz = 0, .model = (int)model};
 	struct task_struct *load[MAX_LOAD];
 	/* One raise per vCPU per LOAD_IRQ_NS on average, the vCPUs in turn. */
-	struct irq_source raiser = {
-		.irq = LOAD_IRQ, .period_ns = LOAD_IRQ_NS, .round_robin = true};
+	struct irq_source raiser = {.irq = LOAD_IRQ,
+				    .period_ns = o.load_irq_us * 1000L,
+				    .round_robin = true};
 	long start = now_ns();
 	long deadline = o.duration_s ? start + o.duration_s * 1000000000L : 0;
 	int err;
@@ -405,7 +407,8 @@ static int run_model(enum preempt_model model, bool header)
 		if (load[i])
 			wake_up_process(load[i]);
 	}
-	if (o.load && !request_irq(LOAD_IRQ, load_irq, 0, "load", &o))
+	if (o.load && o.load_irq_us &&
+	    !request_irq(LOAD_IRQ, load_irq, 0, "load", &o))
 		irq_source_start(&raiser);
 	for (int i = 0; i < o.threads; i++) {
 		struct lat_thread *t = &threads[i];
@@ -455,8 +458,13 @@ static int run_model(enum preempt_model model, bool header)
 	for (int i = 0; i < o.threads; i++)
 		kthread_stop(threads[i].task);
 	irq_source_stop(&raiser);
-	if (o.load)
+	if (o.load && o.load_irq_us)
 		free_irq(LOAD_IRQ, &o);
+	if (o.load)
+		fprintf(stderr,
+			"# load: %d CPU-bound tasks, interrupt line %d raised "
+			"%lu times\n",
+			o.load, LOAD_IRQ, irq_source_raised(&raiser));
 	for (int i = 0; i < o.load; i++)
 		if (load[i])
 			kthread_stop(load[i]);
@@ -938,6 +946,9 @@ static void usage(void)
 	       "      --model NAME    none, voluntary, full (default), lazy, "
 	       "rt, or all\n"
 	       "      --load N        N CPU-bound tasks and interrupt load\n"
+	       "      --load-irq US   --load's interrupts: one per vCPU per US "
+	       "on average\n"
+	       "                      (default 200; 0: CPU-bound tasks only)\n"
 	       "      --plot FILE.png draw the histogram with gnuplot "
 	       "($PREEMPT_GNUPLOT)\n"
 	       "vCPUs: $PREEMPT_NR_CPUS, default the host's CPUs.\n");
@@ -946,6 +957,7 @@ static void usage(void)
 enum {
 	OPT_MODEL = 256,
 	OPT_LOAD,
+	OPT_LOAD_IRQ,
 	OPT_PLOT,
 	OPT_HELP,
 	OPT_HISTFILE,
@@ -967,6 +979,7 @@ static const struct option long_opts[] = {
 	{"mlockall", no_argument, NULL, 'm'},
 	{"model", required_argument, NULL, OPT_MODEL},
 	{"load", required_argument, NULL, OPT_LOAD},
+	{"load-irq", required_argument, NULL, OPT_LOAD_IRQ},
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"affinity", optional_argument, NULL, 'a'},
@@ -1021,6 +1034,7 @@ static int parse(int argc, char **argv)
 	o = (struct opts){.threads = 1,
 			  .model = PREEMPT_MODEL_FULL,
 			  .interval_us = 1000,
+			  .load_irq_us = LOAD_IRQ_US,
 			  .distance_us = 500};
 	opterr = 0;
 	optind = 0;
@@ -1110,6 +1124,14 @@ static int parse(int argc, char **argv)
 					CMD, "bad --load '%s' (0..%d)", arg,
 					MAX_LOAD);
 			o.load = (int)v;
+			break;
+		case OPT_LOAD_IRQ:
+			if (!parse_long(arg, 0, 1000000, &v))
+				return cli_usage_error(
+					CMD,
+					"bad --load-irq '%s' (0..1000000 us)",
+					arg);
+			o.load_irq_us = v;
 			break;
 		case OPT_PLOT:
 			if (!arg[0])

@@ -332,6 +332,24 @@ static void histofall_adds_a_column(void **state)
 	assert_contains(res.out, "policy: other/other: loadavg:");
 }
 
+/*
+ * --load-irq 0 leaves the CPU-bound tasks alone; the default raises the
+ * line every 200 us on average per vCPU, some 1500 times in 300 ms: one
+ * raise is all it takes, a wide margin.
+ */
+static void load_irq_sets_the_interrupt_load(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		TOOL("-l", "300", "-q", "--load", "1", "--load-irq", "0"), 0);
+	assert_contains(res.err,
+			"# load: 1 CPU-bound tasks, interrupt line 40 raised 0 "
+			"times");
+	assert_int_equal(TOOL("-l", "300", "-q", "--load", "1"), 0);
+	assert_contains(res.err, "# load: 1 CPU-bound tasks, interrupt line");
+	assert_null(strstr(res.err, "raised 0 times"));
+}
+
 static void nanoseconds(void **state)
 {
 	(void)state;
@@ -455,6 +473,10 @@ static void bad_input_is_one_line_and_2(void **state)
 	assert_usage_error();
 	TOOL("--load", "-1");
 	assert_usage_error();
+	TOOL("--load-irq", "-5");
+	assert_usage_error();
+	TOOL("--load-irq", "2x");
+	assert_usage_error();
 	TOOL("-l", "5", "extra");
 	assert_usage_error();
 }
@@ -529,6 +551,7 @@ int main(void)
 		cmocka_unit_test(overflows_are_counted),
 		cmocka_unit_test(histofall_adds_a_column),
 		cmocka_unit_test(nanoseconds),
+		cmocka_unit_test(load_irq_sets_the_interrupt_load),
 		cmocka_unit_test(every_model_in_turn),
 		cmocka_unit_test(json_describes_every_model),
 		cmocka_unit_test(duration_stops_the_run),
