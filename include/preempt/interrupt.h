@@ -215,11 +215,16 @@ unsigned int pk_irq_coalesced(void);
  * @ksoftirqd_wakeups: hand-offs to ksoftirqd
  * @bh_waits: local_bh_disable() calls on a CPU thread that waited for its
  *	ksoftirqd thread's pass to end
+ * @return_redirects: interrupt returns that resumed the task in its own
+ *	context to preempt it (pk_irq_return_configure())
+ * @resched_signals: interrupt returns that asked for preemption through
+ *	PK_SIGRESCHED instead
  */
 struct pk_irq_stats {
 	unsigned long handled, raised, deferred, replayed, nmi;
 	unsigned long softirq_inline, softirq_ksoftirqd, ksoftirqd_wakeups;
 	unsigned long bh_waits;
+	unsigned long return_redirects, resched_signals;
 };
 
 /** pk_irq_stats() - counters of CPU @cpu (zeros if not registered). */
@@ -271,6 +276,22 @@ void pk_irq_sim_take(void);
  * replay at an enabling edge.
  */
 extern void (*pk_irq_return_hook)(const void *uctx);
+
+/*
+ * The same decision without the switch, in the interrupt's signal handler:
+ * true when interrupt return must preempt the code @uctx interrupted.  The
+ * irq layer then resumes that code in its own context, where
+ * pk_irq_return_hook(NULL) switches (the port's redirect, where it has one).
+ */
+extern bool (*pk_irq_return_wanted)(const void *uctx);
+
+/*
+ * pk_irq_return_configure() - how interrupt return preempts: @how 1 or 0,
+ * in the task's own context after the handler returned, where the port can
+ * (x86-64); -1, through PK_SIGRESCHED, a signal delivered on the task's
+ * stack.  Thread context, before the vCPUs start.
+ */
+void pk_irq_return_configure(int how);
 
 /*
  * Threaded handlers' threads are tasks, which the scheduler (above this

@@ -362,6 +362,11 @@ struct machine_config {
 			      ($PREEMPT_WAKE_LIST=1 always, =0 never) */
 	const char *sim;   /* "SEED[,STRATEGY][,limit=N]": a deterministic
 			      simulation (docs/sim.md); NULL: $PREEMPT_SIM */
+	int irq_return;	   /* preemption at interrupt return: 0 or 1 in the
+			      task's own context after the handler returned,
+			      where the port can (x86-64); -1 through the
+			      PK_SIGRESCHED signal
+			      ($PREEMPT_IRQ_RETURN=signal) */
 };
 
 /**

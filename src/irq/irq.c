@@ -45,6 +45,7 @@
 #include <preempt/tracepoint.h>
 
 #include "../debug/report.h"
+#include "../port/irqret.h"
 #include "../port/sim.h"
 #include "irq.h"
 
@@ -88,6 +89,7 @@ static pthread_key_t cpu_exit_key;
 
 /* pk_irq_soft_pending: in the count layer's struct pk_cpu_tls. */
 void (*pk_irq_return_hook)(const void *uctx);
+bool (*pk_irq_return_wanted)(const void *uctx);
 void (*pk_irq_exit_hook)(void *owner);
 void (*pk_irq_user_return_hook)(void);
 void (*pk_irq_rcu_hook)(void *owner, int delta);
@@ -451,6 +453,45 @@ static void ask_resched(void)
 	tgkill(getpid(), gettid(), PK_SIGRESCHED);
 }
 
+/* Interrupt return resumes the task to preempt it (irqret.h), not a signal. */
+static bool irq_return_redirects;
+
+void pk_irq_return_configure(int how)
+{
+	irq_return_redirects = how >= 0 && pk_port_irq_return_init();
+}
+
+/*
+ * Interrupt return owes the interrupted task a preemption check.  Where
+ * the port can, the handler returns into the task's own context on its
+ * stack, which switches there as the kernel's preempt_schedule_irq() does:
+ * no second signal, but only when the check says so, here with the
+ * interrupted context at hand.
+ */
+static void irq_return_preempt(struct pk_irq_cpu *c, void *uctx)
+{
+	bool (*wanted)(const void *) =
+		__atomic_load_n(&pk_irq_return_wanted, __ATOMIC_RELAXED);
+
+	if (!irq_return_redirects || !wanted) {
+		pk_stat_inc(c, resched_signals);
+		ask_resched();
+	} else if (wanted(uctx)) {
+		pk_stat_inc(c, return_redirects);
+		pk_port_irq_return_redirect(uctx);
+	}
+}
+
+void pk_irq_return_from_redirect(void)
+{
+	int saved_errno = errno;
+
+	/* errno as resched_signal() keeps it: the switch may change thread */
+	if (pk_irq_return_hook)
+		pk_irq_return_hook(NULL);
+	set_errno(saved_errno);
+}
+
 static void irq_signal(int sig, siginfo_t *info, void *uctx)
 {
 	int saved_errno = errno;
@@ -486,7 +527,7 @@ static void irq_signal(int sig, siginfo_t *info, void *uctx)
 			    c->owner && !preempt_count() &&
 			    (test_preempt_need_resched() ||
 			     preempt_model_lazy()))
-				ask_resched();
+				irq_return_preempt(c, uctx);
 		}
 		pk_signal_exit();
 	}

@@ -1008,28 +1008,40 @@ void yield(void)
 }
 
 /*
- * Interrupt return (the kernel's irqentry_exit_cond_resched()), from the
- * irq layer at the end of a dispatch, with the interrupted code's count.
- * @uctx: where the interrupt landed, NULL for a replay at an enabling edge
- * (a call of the task's own, like preempt_enable()).
+ * Would interrupt return preempt the interrupted task?  The irq layer's
+ * question, in the interrupt's signal handler or at a replay, with the
+ * interrupted code's count.  @uctx: where the interrupt landed, NULL for a
+ * replay at an enabling edge (a call of the task's own, like
+ * preempt_enable()) or a return the handler already judged.
  */
-static void irq_return_hook(const void *uctx)
+static bool irq_return_wanted(const void *uctx)
 {
 	struct task_struct *curr = pk_current;
 
 	if (!pk_this_rq || !curr || !preemptible())
-		return;
+		return false;
 	/* Return to "user" code: preempt in every model, lazy flag too. */
 	if (curr->pk_in_user && pk_this_rq->lazy_resched)
 		set_preempt_need_resched();
 	if (!need_resched())
-		return;
+		return false;
 	if (!curr->pk_in_user && !preempt_model_preemptible())
-		return;
+		return false;
 	if (uctx && !pk_safe_to_preempt(uctx, curr->pk_stack_top)) {
 		pk_this_rq->stats.deferred_unsafe++;
-		return;
+		return false;
 	}
+	return true;
+}
+
+/*
+ * Interrupt return (the kernel's irqentry_exit_cond_resched()), in the
+ * task's context: after the handler, on the task's stack.
+ */
+static void irq_return_hook(const void *uctx)
+{
+	if (!irq_return_wanted(uctx))
+		return;
 	/* Outside every preempt-disabled section, as preempt_schedule(). */
 	if (pk_rcu_hooks)
 		pk_rcu_hooks->qs();
@@ -1070,6 +1082,7 @@ __attribute__((constructor)) static void install_irq_return_hook(void)
 {
 	pk_irq_user_return_hook = irq_user_return;
 	pk_irq_return_hook = irq_return_hook;
+	pk_irq_return_wanted = irq_return_wanted;
 	pk_irq_exit_hook = pk_nohz_irq_exit;
 	pk_irq_rcu_hook = pk_irq_rcu;
 	pk_identity_hook = task_identity;

@@ -693,6 +693,14 @@ static int env_wake_list(void)
 	return !strcmp(v, "0") ? -1 : !strcmp(v, "1") ? 1 : 0;
 }
 
+/* $PREEMPT_IRQ_RETURN: "signal" through PK_SIGRESCHED, else the default. */
+static int env_irq_return(void)
+{
+	const char *v = getenv("PREEMPT_IRQ_RETURN");
+
+	return v && !strcmp(v, "signal") ? -1 : 0;
+}
+
 /*
  * A simulated machine (docs/sim.md): main takes the baton, and idle vCPUs
  * never poll (a poll waits for another thread, which cannot run).
@@ -741,6 +749,8 @@ static void configure(const struct machine_config *cfg)
 						   : poll_us);
 	pk_wake_list_configure(cfg && cfg->wake_list ? cfg->wake_list
 						     : env_wake_list());
+	pk_irq_return_configure(cfg && cfg->irq_return ? cfg->irq_return
+						       : env_irq_return());
 }
 
 static const struct {

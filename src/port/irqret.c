@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Interrupt return into the task's own context: the handler side of
+ * irqret_x86_64.S, which says how the interrupted context is resumed.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "irqret.h"
+
+#if defined(__x86_64__)
+
+/* The interrupted rsp less its red zone and the slot for its rip. */
+#define RED_ZONE 128
+#define RIP_SLOT 8
+
+void pk_port_irq_return_entry(void);
+
+/* Read by the assembly: the extended state's area, and XSAVE or FXSAVE. */
+__attribute__((visibility("hidden"))) unsigned long pk_port_xsave_size = 512;
+__attribute__((visibility("hidden"))) unsigned char pk_port_has_xsave;
+
+/* CPUID.1:ECX.OSXSAVE: the OS enabled XSAVE (and set XCR0). */
+#define CPUID1_ECX_OSXSAVE (1u << 27)
+
+bool pk_port_irq_return_init(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return true; /* FXSAVE's 512 bytes */
+	if (!(c & CPUID1_ECX_OSXSAVE) || __get_cpuid_max(0, NULL) < 0xd)
+		return true;
+	/* Leaf 0xD, sub-leaf 0: EBX is the size XCR0's features need now. */
+	__cpuid_count(0xd, 0, a, b, c, d);
+	if (b < 576)
+		return true;
+	pk_port_xsave_size = (b + 63) & ~63ul;
+	pk_port_has_xsave = 1;
+	return true;
+}
+
+void pk_port_irq_return_redirect(void *uctx)
+{
+	ucontext_t *uc = uctx;
+	uintptr_t slot =
+		(uintptr_t)uc->uc_mcontext.gregs[REG_RSP] - RED_ZONE - RIP_SLOT;
+
+	*(uintptr_t *)slot = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uc->uc_mcontext.gregs[REG_RSP] = (greg_t)slot;
+	uc->uc_mcontext.gregs[REG_RIP] =
+		(greg_t)(uintptr_t)pk_port_irq_return_entry;
+}
+
+#else
+
+bool pk_port_irq_return_init(void)
+{
+	return false;
+}
+
+void pk_port_irq_return_redirect(void *uctx)
+{
+	(void)uctx;
+}
+
+#endif
