@@ -29,6 +29,8 @@
 __attribute__((used, aligned(16))) static unsigned char
 	xmm_values[16 * 16] __asm__("irqret_xmm_values");
 __attribute__((used)) static int registers_lost __asm__("irqret_lost");
+/* The spin's count, rip-relative: no operand may need a register. */
+__attribute__((used)) static long spin_count __asm__("irqret_spin_count");
 
 static void fill_xmm_values(void)
 {
@@ -51,8 +53,9 @@ static void fill_xmm_values(void)
 // clang-format off
 static void spin_keeping_registers(long n)
 {
+	spin_count = n;
 	__asm__ __volatile__(
-		"movq %0, %%r15\n"
+		"movq irqret_spin_count(%%rip), %%r15\n"
 		GPR_LOAD(rax, 0x1010101) GPR_LOAD(rbx, 0x2020202)
 		GPR_LOAD(rcx, 0x3030303) GPR_LOAD(rdx, 0x4040404)
 		GPR_LOAD(rsi, 0x5050505) GPR_LOAD(rdi, 0x6060606)
@@ -81,7 +84,7 @@ static void spin_keeping_registers(long n)
 		"2: movl $1, irqret_lost(%%rip)\n"
 		"3:\n"
 		:
-		: "m"(n)
+		:
 		: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10",
 		  "r11", "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2",
 		  "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
