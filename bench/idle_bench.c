@@ -21,11 +21,13 @@
  * other runqueue), beside the host's own floor, a signal from one CPU to
  * a thread spinning on the other.
  *
- * Part 4 (the resched signal): a SCHED_FIFO task woken by an interrupt
- * handler on its own busy vCPU runs after the handler returns, through
- * PK_SIGRESCHED (the interrupt return asks for the switch by a signal to
- * its own thread, delivered on the task stack): the p50 handler-to-task
- * time, beside the same wake-up made by a task on that vCPU (no signal).
+ * Part 4 (interrupt return): a SCHED_FIFO task woken by an interrupt
+ * handler on its own busy vCPU runs after the handler returns, by either
+ * way of machine_config.irq_return: the handler returns into the task's
+ * own context, which switches (the default where the port can), or
+ * PK_SIGRESCHED (a signal to its own thread, delivered on the task stack
+ * once the handler's frame is gone): the p50 handler-to-task time, beside
+ * the same wake-up made by a task on that vCPU (no interrupt at all).
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -80,7 +82,8 @@ static long p50_of(long *v, int n)
 	return n ? v[n / 2] : -1;
 }
 
-static int wake_list; /* machine_config.wake_list of the next boot */
+static int wake_list;  /* machine_config.wake_list of the next boot */
+static int irq_return; /* machine_config.irq_return of the next boot */
 
 static void boot(int cpus, int nohz, int poll_us)
 {
@@ -89,7 +92,8 @@ static void boot(int cpus, int nohz, int poll_us)
 				     .model = PREEMPT_MODEL_FULL,
 				     .nohz = nohz,
 				     .idle_poll_us = poll_us,
-				     .wake_list = wake_list};
+				     .wake_list = wake_list,
+				     .irq_return = irq_return};
 
 	if (machine_boot(&cfg)) {
 		fprintf(stderr, "bench_idle: machine_boot failed\n");
@@ -648,7 +652,7 @@ static void part3(long ms, int n)
 	       wps[0] >= 2e6 ? "met" : "missed");
 }
 
-/* ---- part 4: the resched signal ---- */
+/* ---- part 4: interrupt return ---- */
 
 #define RS_LINE 9
 static int rs_raised;
@@ -710,35 +714,49 @@ static long resched_p50(int n, bool irq)
 
 static void part4(int n)
 {
-	long sig[ROUNDS], task[ROUNDS];
+	long redirect[ROUNDS], sig[ROUNDS], task[ROUNDS];
 
 	if (request_irq(RS_LINE, rs_handler, 0, "bench-resched", NULL)) {
 		printf("\npart 4: no irq line %d: skipped\n", RS_LINE);
 		return;
 	}
-	printf("\n== part 4: the resched signal (PK_SIGRESCHED) ==\n");
+	printf("\n== part 4: preemption at interrupt return ==\n");
 	printf("A SCHED_FIFO task on a spinning vCPU woken %d times 20 us "
-	       "apart: by an interrupt handler (the switch after the "
-	       "handler goes through PK_SIGRESCHED), and by a normal task "
-	       "on the same vCPU (the switch at its preempt_enable(), no "
-	       "signal); wake to run, p50 ns, median of %d alternating "
+	       "apart: by an interrupt handler, the switch after the "
+	       "handler taken in the task's own context (the default "
+	       "where the port can: x86-64) or through PK_SIGRESCHED "
+	       "(machine_config.irq_return = -1); and by a normal task on "
+	       "the same vCPU (the switch at its preempt_enable(), no "
+	       "interrupt); wake to run, p50 ns, median of %d alternating "
 	       "rounds.\n",
 	       n / ROUNDS, ROUNDS);
 	for (int r = 0; r < ROUNDS; r++) {
+		irq_return = 0;
+		redirect[r] = resched_p50(n / ROUNDS, true);
+		irq_return = -1;
 		sig[r] = resched_p50(n / ROUNDS, true);
+		irq_return = 0;
 		task[r] = resched_p50(n / ROUNDS, false);
 	}
 	free_irq(RS_LINE, NULL);
+	qsort(redirect, ROUNDS, sizeof(long), cmp_long);
 	qsort(sig, ROUNDS, sizeof(long), cmp_long);
 	qsort(task, ROUNDS, sizeof(long), cmp_long);
-	printf("%-44s %10ld\n", "from a hardirq handler (PK_SIGRESCHED)",
+	printf("%-50s %10ld\n",
+	       "from a hardirq handler (default: the task's context)",
+	       redirect[ROUNDS / 2]);
+	printf("%-50s %10ld\n", "from a hardirq handler (PK_SIGRESCHED)",
 	       sig[ROUNDS / 2]);
-	printf("%-44s %10ld\n", "from a task on the vCPU (no signal)",
+	printf("%-50s %10ld\n", "from a task on the vCPU (no interrupt)",
 	       task[ROUNDS / 2]);
-	printf("the resched signal's cost: %ld ns\n",
-	       sig[ROUNDS / 2] - task[ROUNDS / 2]);
+	printf("the resched signal's cost: %ld ns; interrupt return's, by "
+	       "default: %ld ns\n",
+	       sig[ROUNDS / 2] - task[ROUNDS / 2],
+	       redirect[ROUNDS / 2] - task[ROUNDS / 2]);
 	printf("@value resched_signal.ns=%ld\n",
 	       sig[ROUNDS / 2] - task[ROUNDS / 2]);
+	printf("@value irq_return.ns=%ld\n",
+	       redirect[ROUNDS / 2] - task[ROUNDS / 2]);
 }
 
 int main(int argc, char **argv)
