@@ -4,7 +4,6 @@
  * irqret_x86_64.S, which says how the interrupted context is resumed.
  */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +12,8 @@
 #include "irqret.h"
 
 #if defined(__x86_64__)
+
+#include <cpuid.h>
 
 /* The interrupted rsp less its red zone and the slot for its rip. */
 #define RED_ZONE 128
