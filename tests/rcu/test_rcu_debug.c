@@ -3,8 +3,9 @@
  * RCU's debugging, in the kernel's words: the RCU nest-depth line of
  * might_sleep()'s report, the voluntary context switch inside a
  * PREEMPT_RCU reader, a mutex (but not spinlock_t) inside a reader under
- * rt, lockdep-RCU's "suspicious RCU usage", synchronize_rcu() from atomic
- * context, RCU CPU stall warnings, and RCU_BOOST under rt.
+ * rt (a bh-disabled section included), lockdep-RCU's "suspicious RCU
+ * usage", synchronize_rcu() from atomic context or inside a reader, RCU
+ * CPU stall warnings, and RCU_BOOST under rt.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -214,6 +215,51 @@ static void rt_spinlock_in_reader_is_allowed(void **state)
 	(void)state;
 	pk_boot_online(2, PREEMPT_MODEL_RT);
 	run_task(spinlock_in_reader, NULL);
+	pk_report_flush();
+	assert_int_equal(all.nr, 0);
+}
+
+/*
+ * rt: a bh-disabled section is a reader (the kernel's rt local_bh_disable()
+ * takes rcu_read_lock()), so its depth counts it: a mutex there is
+ * reported as in any reader, a spinlock_t is not.
+ */
+static int mutex_in_bh_section(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	local_bh_enable();
+	return 0;
+}
+
+static int spinlock_in_bh_section(void *arg)
+{
+	(void)arg;
+	spin_lock_bh(&sl);
+	spin_unlock_bh(&sl);
+	local_bh_disable();
+	spin_lock(&sl);
+	spin_unlock(&sl);
+	local_bh_enable();
+	return 0;
+}
+
+static void rt_mutex_in_bh_section_is_reported(void **state)
+{
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	run_task(mutex_in_bh_section, NULL);
+	assert_reports("BUG: sleeping function called from invalid context");
+	assert_reports("RCU nest depth: 1, expected: 0\n");
+}
+
+static void rt_spinlock_in_bh_section_is_allowed(void **state)
+{
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	run_task(spinlock_in_bh_section, NULL);
 	pk_report_flush();
 	assert_int_equal(all.nr, 0);
 }
@@ -710,6 +756,9 @@ int main(void)
 		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
 			   T(rt_mutex_in_reader_is_reported)),
 		T(rt_spinlock_in_reader_is_allowed),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(rt_mutex_in_bh_section_is_reported)),
+		T(rt_spinlock_in_bh_section_is_allowed),
 		pk_only_if(CONFIG_PROVE_RCU, T(dereference_outside_reader)),
 		pk_only_if(CONFIG_PROVE_RCU,
 			   T(dereference_outside_reader_in_task)),
