@@ -86,6 +86,20 @@ static inline int pk_rcu_preempt_depth(void)
 		       : 0;
 }
 
+/*
+ * The RCU depth the sleeping checks compare (__might_resched() and rt's
+ * spinlock_t, which passes it as allowed): rcu_preempt_depth(), and one
+ * more for a PREEMPT_RT bh-disabled section, a reader of its own whose
+ * state is the task's (the kernel's rt local_bh_disable() takes
+ * rcu_read_lock(), so its depth counts the section).  Zero outside rt's
+ * task context: bottom halves are in the word there.
+ */
+static inline int pk_rcu_sleep_depth(void)
+{
+	return pk_rcu_preempt_depth() +
+	       !!(pk_task_tls(pk_softirq_disable_cnt) & SOFTIRQ_MASK);
+}
+
 /** non_block_start() - sleeping is forbidden until non_block_end(). */
 #define non_block_start() (pk_task_tls(pk_non_block_count)++)
 /** non_block_end() - end a non_block_start() section. */

@@ -368,7 +368,9 @@ void lockdep_rcu_suspicious(const char *file, int line, const char *msg);
  * has ended (a grace period)
  *
  * Task context or a thread that is not a vCPU; may sleep (might_sleep()
- * reports a call from atomic context), not inside a reader.
+ * reports a call from atomic context), not inside a reader: a call inside
+ * rcu_read_lock() (or rt's local_bh_disable()) is reported and returns at
+ * once, without waiting.
  */
 void synchronize_rcu(void);
 

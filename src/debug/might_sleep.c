@@ -55,7 +55,7 @@ static __report void pk_splat_might_resched(const char *file, int line,
 		       preempt_count(), expected);
 	if (__atomic_load_n(&pk_rcu_preempt_flavour, __ATOMIC_RELAXED))
 		pk_rbuf_printf(&buf, "RCU nest depth: %d, expected: %u\n",
-			       pk_rcu_preempt_depth(), rcu_expected);
+			       pk_rcu_sleep_depth(), rcu_expected);
 	pk_splat_irqs_disabled_ip(&buf);
 	pk_splat_preempt_disable_ip(&buf, expected);
 	pk_rbuf_printf(&buf, "CPU: %d PID: %d Comm: %s %s (model: %s)\n",
@@ -70,10 +70,11 @@ void __might_resched(const char *file, int line, unsigned int offsets)
 	int expected = (int)(offsets & MIGHT_RESCHED_PREEMPT_MASK);
 	unsigned int rcu_expected = offsets >> MIGHT_RESCHED_RCU_SHIFT;
 
-	/* Under PREEMPT_RCU a reader is not in the count: check its depth. */
+	/* Under PREEMPT_RCU a reader is not in the count: check its depth
+	 * (under rt a bh-disabled section's too). */
 	if (likely(preempt_count() == expected && !irqs_disabled() &&
 		   !pk_non_block_count &&
-		   pk_rcu_preempt_depth() == (int)rcu_expected)) {
+		   pk_rcu_sleep_depth() == (int)rcu_expected)) {
 		/* A sleeping point is task context: the console's too. */
 		pk_report_flush_point();
 		return;

@@ -409,10 +409,11 @@ void rt_mutex_lock(struct rt_mutex *lock)
 
 void pk_rt_mutex_lock_rtlock(struct rt_mutex *lock)
 {
-	/* PREEMPT_RT's spinlock_t is allowed inside an RCU reader. */
+	/* PREEMPT_RT's spinlock_t is allowed inside an RCU reader, a
+	 * bh-disabled section included. */
 #if CONFIG_DEBUG_ATOMIC_SLEEP
 	__might_resched(__FILE__, __LINE__,
-			(unsigned int)pk_rcu_preempt_depth()
+			(unsigned int)pk_rcu_sleep_depth()
 				<< MIGHT_RESCHED_RCU_SHIFT);
 #endif
 	might_resched();

@@ -1491,11 +1491,22 @@ static bool gp_by_caller(unsigned long cookie)
 	return done;
 }
 
-static void check_sleepable(void)
+/*
+ * A grace period asked for inside a reader waits for that reader: under
+ * PREEMPT_RCU (and rt's bh-disabled section, a reader too) the caller's
+ * sleep lists it as a preempted reader, and its grace period never ends.
+ * Reported in lockdep-RCU's words and repaired as other misuse is: the
+ * caller does not wait.  A reader of the sched kind alone (preemption or
+ * interrupts off) is might_sleep()'s to report, and the switch's repair
+ * lets its grace period end.
+ */
+static bool gp_wait_in_reader(const char *msg)
 {
-	RCU_LOCKDEP_WARN(rcu_read_lock_held(),
-			 "Illegal synchronize_rcu() in RCU read-side critical "
-			 "section");
+	bool reader = rcu_read_lock_held() || rt_bh_reader();
+
+	(void)msg; /* unused where the debug checks are compiled out */
+	RCU_LOCKDEP_WARN(reader, msg);
+	return reader;
 }
 
 void synchronize_rcu(void)
@@ -1503,7 +1514,9 @@ void synchronize_rcu(void)
 	unsigned long cookie;
 
 	might_sleep();
-	check_sleepable();
+	if (gp_wait_in_reader("Illegal synchronize_rcu() in RCU read-side "
+			      "critical section"))
+		return;
 	if (!pk_rcu_booted()) {
 		gp_nomachine();
 		return;
@@ -1700,7 +1713,9 @@ void synchronize_rcu_expedited(void)
 	int ncpus;
 
 	might_sleep();
-	check_sleepable();
+	if (gp_wait_in_reader("Illegal synchronize_rcu_expedited() in RCU "
+			      "read-side critical section"))
+		return;
 	if (!pk_rcu_booted()) {
 		gp_nomachine();
 		return;

@@ -937,7 +937,8 @@ static __attribute__((noinline)) void yield_host(void)
 		pk_host_yield();
 }
 
-static __always_inline void yield_schedule(void)
+/* @hooks: the caller found hooks to run (constant once inlined). */
+static __always_inline void yield_schedule(bool hooks)
 {
 	struct rq *rq;
 	struct task_struct *prev, *next;
@@ -961,7 +962,7 @@ static __always_inline void yield_schedule(void)
 		clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 	next = rotate_fair(rq, prev);
-	if (unlikely(switch_hooks_any))
+	if (hooks)
 		switch_to_next_hooked(rq, prev, next);
 	else
 		switch_to_next(rq, prev, next, false);
@@ -989,7 +990,23 @@ static __always_inline bool yield_count_nonzero(void)
 static __attribute__((noinline)) void yield_atomic(void)
 {
 	if (schedule_debug())
-		yield_schedule();
+		yield_schedule(false);
+}
+
+/*
+ * The hooked path (RCU linked in, or a registered hook): the kernel's
+ * yield() is a schedule(), so RCU hears of it as of one, before the
+ * count's check as there (rcu_note_context_switch()): a deferred unlock
+ * settles, and a switch inside a reader is reported.  Apart, so that the
+ * plain path pays only the test that picks this one.
+ */
+static __attribute__((noinline)) void yield_hooked(void)
+{
+	if (pk_rcu_hooks)
+		pk_rcu_hooks->voluntary();
+	if (unlikely(yield_count_nonzero()) && !schedule_debug())
+		return;
+	yield_schedule(true);
 }
 
 void yield(void)
@@ -1001,10 +1018,13 @@ void yield(void)
 	 * set_current_state() orders a sleep's state before its condition
 	 * test, and there is no condition here; the rq lock orders the rest. */
 	__atomic_store_n(&pk_current->__state, TASK_RUNNING, __ATOMIC_RELAXED);
+	/* Hooks change only while no machine runs: one test picks the path. */
+	if (unlikely(switch_hooks_any))
+		return yield_hooked();
 	/* Once, even with nothing else to run: no need-resched loop. */
 	if (unlikely(yield_count_nonzero()))
 		return yield_atomic();
-	yield_schedule();
+	yield_schedule(false);
 }
 
 /*

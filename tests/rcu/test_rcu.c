@@ -924,6 +924,88 @@ static void deferred_qs_reports_for_cpu_it_resumes_on(void **state)
 }
 
 /*
+ * yield() is a schedule() to RCU (the kernel's goes through
+ * rcu_note_context_switch()): a preempted reader that ended with
+ * interrupts off, its leaving the blocked list deferred, leaves the list
+ * at its yield(), not at its next tick or preemption point.  A tick
+ * between the unlock and the yield settles it first: such a round proves
+ * nothing and runs again.
+ */
+struct yield_settle {
+	struct task_struct *preempter, *other;
+	int preempter_ran, other_ran, was_blocked, listed_at_yield, left;
+};
+
+static int yield_settle_mark(void *arg)
+{
+	__atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int yield_settle_reader(void *arg)
+{
+	struct yield_settle *s = arg;
+
+	rcu_read_lock();
+	/* SCHED_FIFO on this vCPU: preempts the reader inside its section. */
+	wake_up_process(s->preempter);
+	s->was_blocked = current->pk_rcu_blocked != 0 &&
+			 __atomic_load_n(&s->preempter_ran, __ATOMIC_ACQUIRE);
+	wake_up_process(s->other); /* queued behind us: the yield's next */
+	local_irq_disable();
+	rcu_read_unlock(); /* deferred: interrupts are off */
+	local_irq_enable();
+	s->listed_at_yield = current->pk_rcu_blocked != 0;
+	yield();
+	s->left = current->pk_rcu_blocked == 0;
+	return 0;
+}
+
+/* One round; false if a tick settled the reader before its yield. */
+static bool yield_settle_round(const struct variant *v)
+{
+	struct yield_settle s = {0};
+	struct task_struct *r;
+
+	boot_variant(v);
+	assert_true(pk_rcu_preemptible());
+	r = kthread_create(yield_settle_reader, &s, "reader");
+	s.preempter = kthread_create(yield_settle_mark, &s.preempter_ran,
+				     "preempter");
+	s.other = kthread_create(yield_settle_mark, &s.other_ran, "other");
+	assert_non_null(r);
+	assert_non_null(s.preempter);
+	assert_non_null(s.other);
+	kthread_bind(r, 1);
+	kthread_bind(s.preempter, 1);
+	kthread_bind(s.other, 1);
+	sched_set_fifo(s.preempter);
+	wake_up_process(r);
+	assert_int_equal(kthread_stop(r), 0);
+	assert_int_equal(kthread_stop(s.preempter), 0);
+	assert_int_equal(kthread_stop(s.other), 0);
+	assert_int_equal(s.was_blocked, 1);
+	assert_int_equal(s.other_ran, 1);
+	if (!s.listed_at_yield)
+		return false;
+	assert_int_equal(s.left, 1);
+	return true;
+}
+
+static void yield_settles_deferred_reader(void **state)
+{
+	for (int round = 0; round < 10; round++) {
+		if (yield_settle_round(*state))
+			return;
+		print_message("round %d: a tick settled the reader before "
+			      "its yield; again\n",
+			      round);
+		machine_shutdown();
+	}
+	fail_msg("a tick always settled the reader before its yield");
+}
+
+/*
  * A task that returns inside rcu_read_lock(): reported, and the reader
  * closed at the exit (the kernel's exit_rcu()).  PREEMPT_RCU would
  * otherwise list the dead task as a preempted reader at its last switch,
@@ -1354,6 +1436,8 @@ int main(void)
 		T(reader_context_per_flavour, v_rt_sched),
 		T(gp_ends_while_deferred_reader_sleeps_atomic, v_full),
 		T(deferred_qs_reports_for_cpu_it_resumes_on, v_full),
+		T(yield_settles_deferred_reader, v_full),
+		T(yield_settles_deferred_reader, v_rt),
 		ALL(gp_ends_after_task_exits_in_reader),
 		T(gp_ends_under_back_to_back_preempt_off, v_lazy),
 		T(gp_ends_under_back_to_back_preempt_off, v_rt),

@@ -3,8 +3,9 @@
  * RCU's debugging, in the kernel's words: the RCU nest-depth line of
  * might_sleep()'s report, the voluntary context switch inside a
  * PREEMPT_RCU reader, a mutex (but not spinlock_t) inside a reader under
- * rt, lockdep-RCU's "suspicious RCU usage", synchronize_rcu() from atomic
- * context, RCU CPU stall warnings, and RCU_BOOST under rt.
+ * rt (a bh-disabled section included), lockdep-RCU's "suspicious RCU
+ * usage", synchronize_rcu() from atomic context or inside a reader, RCU
+ * CPU stall warnings, and RCU_BOOST under rt.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -218,6 +219,51 @@ static void rt_spinlock_in_reader_is_allowed(void **state)
 	assert_int_equal(all.nr, 0);
 }
 
+/*
+ * rt: a bh-disabled section is a reader (the kernel's rt local_bh_disable()
+ * takes rcu_read_lock()), so its depth counts it: a mutex there is
+ * reported as in any reader, a spinlock_t is not.
+ */
+static int mutex_in_bh_section(void *arg)
+{
+	(void)arg;
+	local_bh_disable();
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	local_bh_enable();
+	return 0;
+}
+
+static int spinlock_in_bh_section(void *arg)
+{
+	(void)arg;
+	spin_lock_bh(&sl);
+	spin_unlock_bh(&sl);
+	local_bh_disable();
+	spin_lock(&sl);
+	spin_unlock(&sl);
+	local_bh_enable();
+	return 0;
+}
+
+static void rt_mutex_in_bh_section_is_reported(void **state)
+{
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	run_task(mutex_in_bh_section, NULL);
+	assert_reports("BUG: sleeping function called from invalid context");
+	assert_reports("RCU nest depth: 1, expected: 0\n");
+}
+
+static void rt_spinlock_in_bh_section_is_allowed(void **state)
+{
+	(void)state;
+	pk_boot_online(2, PREEMPT_MODEL_RT);
+	run_task(spinlock_in_bh_section, NULL);
+	pk_report_flush();
+	assert_int_equal(all.nr, 0);
+}
+
 /* ---- lockdep-RCU ---- */
 
 static int *__rcu gp;
@@ -307,6 +353,112 @@ static void synchronize_rcu_from_atomic(void **state)
 	assert_reports("BUG: sleeping function called from invalid context at "
 		       "src/rcu/tree.c:");
 	assert_reports("in_atomic(): 1");
+}
+
+/*
+ * Inside a reader the caller would wait for itself: under PREEMPT_RCU its
+ * sleep lists it as a preempted reader, and rt's bh-disabled section is
+ * one.  Reported (lockdep-RCU), and the call returns without waiting.
+ * The sched flavour's reader is a preempt-disabled section: no sleep, so
+ * no "scheduling while atomic" and no count to repair.
+ */
+struct sync_in_reader {
+	void (*enter)(void);
+	void (*exit)(void);
+	void (*sync)(void);
+	int returned;
+};
+
+static void bh_enter(void)
+{
+	local_bh_disable();
+}
+
+static void bh_exit(void)
+{
+	local_bh_enable();
+}
+
+static void reader_enter(void)
+{
+	rcu_read_lock();
+}
+
+static void reader_exit(void)
+{
+	rcu_read_unlock();
+}
+
+static int sync_in_reader_task(void *arg)
+{
+	struct sync_in_reader *s = arg;
+
+	s->enter();
+	s->sync();
+	__atomic_store_n(&s->returned, 1, __ATOMIC_RELEASE);
+	s->exit();
+	return 0;
+}
+
+static void sync_in_reader(enum preempt_model model, void (*enter)(void),
+			   void (*exit)(void), void (*sync)(void),
+			   const char *msg)
+{
+	struct sync_in_reader s = {enter, exit, sync, 0};
+	struct task_struct *k;
+
+	pk_boot_online(2, model);
+	k = kthread_run(sync_in_reader_task, &s, "rcudbg");
+	assert_non_null(k);
+	wait_flag(&s.returned);
+	assert_int_equal(kthread_stop(k), 0);
+	if (CONFIG_PROVE_RCU) {
+		assert_reports("WARNING: suspicious RCU usage\n");
+		assert_reports(msg);
+	}
+	assert_no_report("scheduling while atomic");
+	/* Nothing left holding the machine's grace periods. */
+	synchronize_rcu();
+}
+
+static const char sync_msg[] = "Illegal synchronize_rcu() in RCU read-side "
+			       "critical section\n";
+static const char exp_msg[] = "Illegal synchronize_rcu_expedited() in RCU "
+			      "read-side critical section\n";
+
+static void synchronize_rcu_in_rt_bh_section(void **state)
+{
+	(void)state;
+	sync_in_reader(PREEMPT_MODEL_RT, bh_enter, bh_exit, synchronize_rcu,
+		       sync_msg);
+}
+
+static void expedited_in_rt_bh_section(void **state)
+{
+	(void)state;
+	sync_in_reader(PREEMPT_MODEL_RT, bh_enter, bh_exit,
+		       synchronize_rcu_expedited, exp_msg);
+}
+
+static void synchronize_rcu_in_preempt_rcu_reader(void **state)
+{
+	(void)state;
+	sync_in_reader(PREEMPT_MODEL_FULL, reader_enter, reader_exit,
+		       synchronize_rcu, sync_msg);
+}
+
+static void expedited_in_preempt_rcu_reader(void **state)
+{
+	(void)state;
+	sync_in_reader(PREEMPT_MODEL_FULL, reader_enter, reader_exit,
+		       synchronize_rcu_expedited, exp_msg);
+}
+
+static void synchronize_rcu_in_sched_rcu_reader(void **state)
+{
+	(void)state;
+	sync_in_reader(PREEMPT_MODEL_VOLUNTARY, reader_enter, reader_exit,
+		       synchronize_rcu, sync_msg);
 }
 
 /* ---- stall warnings ---- */
@@ -604,6 +756,9 @@ int main(void)
 		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
 			   T(rt_mutex_in_reader_is_reported)),
 		T(rt_spinlock_in_reader_is_allowed),
+		pk_only_if(CONFIG_DEBUG_ATOMIC_SLEEP,
+			   T(rt_mutex_in_bh_section_is_reported)),
+		T(rt_spinlock_in_bh_section_is_allowed),
 		pk_only_if(CONFIG_PROVE_RCU, T(dereference_outside_reader)),
 		pk_only_if(CONFIG_PROVE_RCU,
 			   T(dereference_outside_reader_in_task)),
@@ -614,6 +769,11 @@ int main(void)
 		T(stall_of_a_blocked_task),
 		T(rt_boost_unblocks_grace_period),
 		T(rt_boost_survives_unlock_in_bh_section),
+		T(synchronize_rcu_in_rt_bh_section),
+		T(expedited_in_rt_bh_section),
+		T(synchronize_rcu_in_preempt_rcu_reader),
+		T(expedited_in_preempt_rcu_reader),
+		T(synchronize_rcu_in_sched_rcu_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
