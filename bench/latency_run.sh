@@ -57,7 +57,7 @@ machine_run() {
 	tmp=$(mktemp)
 	"$build/preempt" latency --model "$m" -p 80 -t 1 -i 1000 \
 		--load "$load" --load-irq "$irq_us" -D "${secs}s" -q \
-		>"$tmp" 2>&1 &
+		--breakdown >"$tmp" 2>&1 &
 	pid=$!
 	# How often the host took a CPU from the vCPU threads during the
 	# run (their involuntary context switches): the profile behind the
@@ -67,10 +67,15 @@ machine_run() {
 	sleep "$window"
 	c1=$(vcpu_preemptions "$pid")
 	wait "$pid" || true
-	r=$(tee /dev/stderr <"$tmp" | avg_max)
-	rm -f "$tmp"
+	r=$(grep -v '^# T: *[0-9]* [0-9]* samples;\|^# load:' "$tmp" |
+		tee /dev/stderr | avg_max)
 	# shellcheck disable=SC2086 # "AVG MAX": two fields
 	printf '%-6s avg %6s us  max %6s us\n' "$m" ${r:-- -}
+	# Where the time went: before the timer function (the host's timer
+	# and its signal to the vCPU thread) and after it (the library's
+	# wake-up, interrupt return and switch).
+	sed -n 's/^# T: *0 [0-9]* samples; /       /p' "$tmp"
+	rm -f "$tmp"
 	echo "       vCPU threads preempted by the host: $((c1 - c0))" \
 		"times in $window s (involuntary context switches)"
 	# shellcheck disable=SC2086 # "AVG MAX" split on purpose

@@ -45,6 +45,8 @@
 #define REFRESH_US 10000	/* cyclictest's status refresh without -q */
 #define RT_TESTS_VERSION "2.40" /* the rt-tests whose formats we print */
 
+#define BREAKDOWN_US 1000 /* --breakdown's buckets */
+
 struct lat_thread {
 	int index, prio, tid, cpu, bind; /* bind: vCPU, -1 none */
 	long interval_ns;
@@ -56,6 +58,8 @@ struct lat_thread {
 	unsigned long nr_outliers;
 	int done; /* reached -l; atomic */
 	struct task_struct *task;
+	/* --breakdown: 1-us buckets, the last one "or more" */
+	unsigned long to_fn[BREAKDOWN_US], fn_to_task[BREAKDOWN_US];
 };
 
 static struct opts {
@@ -64,7 +68,7 @@ static struct opts {
 	long interval_us, distance_us, duration_s;
 	unsigned long loops;
 	long hist; /* buckets, 0: none */
-	bool histofall, quiet, nsecs, mlock, affinity;
+	bool histofall, quiet, nsecs, mlock, affinity, breakdown;
 	const char *plot, *histfile, *json;
 	const char *cpuset; /* -a's CPUSET, NULL: thread i on vCPU i */
 } o;
@@ -110,6 +114,48 @@ static void record(struct lat_thread *t, long lat)
 	t->cycles++;
 }
 
+/*
+ * schedule_hrtimeout()'s sleep, with the time its timer function ran kept:
+ * --breakdown splits each latency there.
+ */
+struct lat_sleeper {
+	struct hrtimer timer;
+	struct task_struct *task;
+	ktime_t fired;
+};
+
+static enum hrtimer_restart lat_timer_fn(struct hrtimer *timer)
+{
+	struct lat_sleeper *s = (struct lat_sleeper *)timer; /* its first */
+	struct task_struct *task = s->task;
+
+	s->fired = ktime_get();
+	s->task = NULL;
+	wake_up_process(task);
+	return HRTIMER_NORESTART;
+}
+
+/* Task context, state set: 0 when the timer woke it, else -EINTR. */
+static int sleep_until(ktime_t until, ktime_t *fired)
+{
+	struct lat_sleeper s = {.task = current};
+
+	hrtimer_setup(&s.timer, lat_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS);
+	hrtimer_start(&s.timer, until, HRTIMER_MODE_ABS);
+	schedule();
+	hrtimer_cancel(&s.timer);
+	*fired = s.fired;
+	return s.task ? -EINTR : 0;
+}
+
+static void breakdown_add(unsigned long *hist, long ns)
+{
+	long us = ns < 0 ? 0 : ns / 1000;
+
+	hist[us < BREAKDOWN_US ? us : BREAKDOWN_US - 1]++;
+}
+
 static int lat_fn(void *arg)
 {
 	struct lat_thread *t = arg;
@@ -118,15 +164,19 @@ static int lat_fn(void *arg)
 	t->tid = task_pid_nr(current);
 	next = ktime_get() + t->interval_ns;
 	while (!kthread_should_stop()) {
-		ktime_t now;
+		ktime_t now, fired;
 		int err;
 
 		set_current_state(TASK_INTERRUPTIBLE);
-		err = schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
+		err = sleep_until(next, &fired);
 		now = ktime_get();
 		if (err && now < next)
 			continue; /* woken early: kthread_stop(), or spurious */
 		t->cpu = raw_smp_processor_id();
+		if (!err) {
+			breakdown_add(t->to_fn, (long)(fired - next));
+			breakdown_add(t->fn_to_task, (long)(now - fired));
+		}
 		record(t, (long)(now - next));
 		if (o.loops && t->cycles >= o.loops) {
 			__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
@@ -186,6 +236,45 @@ static irqreturn_t load_irq(int irq, void *dev_id)
 }
 
 /* ---- output in cyclictest's formats ------------------------------------- */
+
+/* The @pct-th percentile of a --breakdown histogram, in us. */
+static long breakdown_pct(const unsigned long *hist, int pct)
+{
+	unsigned long n = 0, seen = 0;
+
+	for (int i = 0; i < BREAKDOWN_US; i++)
+		n += hist[i];
+	for (int i = 0; i < BREAKDOWN_US; i++) {
+		seen += hist[i];
+		if (n && seen * 100 >= n * (unsigned long)pct)
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * --breakdown, on stderr: each latency split where the timer function ran.
+ * Before it: the host's timer, its signal to the vCPU thread and the
+ * interrupt's way in; after it: the wake-up, interrupt return and the
+ * switch to the task.
+ */
+static void print_breakdown(const struct lat_thread *t)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < BREAKDOWN_US; i++)
+		n += t->to_fn[i];
+	fprintf(stderr,
+		"# T:%2d %lu samples; period start to timer function: p50 %ld "
+		"p90 %ld "
+		"p99 %ld us; timer function to task: p50 %ld p90 %ld p99 %ld "
+		"us\n",
+		t->index, n, breakdown_pct(t->to_fn, 50),
+		breakdown_pct(t->to_fn, 90), breakdown_pct(t->to_fn, 99),
+		breakdown_pct(t->fn_to_task, 50),
+		breakdown_pct(t->fn_to_task, 90),
+		breakdown_pct(t->fn_to_task, 99));
+}
 
 static long unit(long ns)
 {
@@ -470,6 +559,8 @@ static int run_model(enum preempt_model model, bool header)
 			kthread_stop(load[i]);
 	machine_shutdown();
 	cli_progress_clear();
+	for (int i = 0; o.breakdown && i < o.threads; i++)
+		print_breakdown(&threads[i]);
 
 	/* cyclictest's order: the last status block, or with -q the thread
 	 * lines unless there is a histogram; then the histogram. */
@@ -949,6 +1040,8 @@ static void usage(void)
 	       "      --load-irq US   --load's interrupts: one per vCPU per US "
 	       "on average\n"
 	       "                      (default 200; 0: CPU-bound tasks only)\n"
+	       "      --breakdown     on stderr: each latency split where "
+	       "the timer function ran\n"
 	       "      --plot FILE.png draw the histogram with gnuplot "
 	       "($PREEMPT_GNUPLOT)\n"
 	       "vCPUs: $PREEMPT_NR_CPUS, default the host's CPUs.\n");
@@ -958,6 +1051,7 @@ enum {
 	OPT_MODEL = 256,
 	OPT_LOAD,
 	OPT_LOAD_IRQ,
+	OPT_BREAKDOWN,
 	OPT_PLOT,
 	OPT_HELP,
 	OPT_HISTFILE,
@@ -980,6 +1074,7 @@ static const struct option long_opts[] = {
 	{"model", required_argument, NULL, OPT_MODEL},
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"load-irq", required_argument, NULL, OPT_LOAD_IRQ},
+	{"breakdown", no_argument, NULL, OPT_BREAKDOWN},
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"affinity", optional_argument, NULL, 'a'},
@@ -1132,6 +1227,9 @@ static int parse(int argc, char **argv)
 					"bad --load-irq '%s' (0..1000000 us)",
 					arg);
 			o.load_irq_us = v;
+			break;
+		case OPT_BREAKDOWN:
+			o.breakdown = true;
 			break;
 		case OPT_PLOT:
 			if (!arg[0])

@@ -350,6 +350,27 @@ static void load_irq_sets_the_interrupt_load(void **state)
 	assert_null(strstr(res.err, "raised 0 times"));
 }
 
+/* --breakdown: every sample split in two, each part's percentiles in order. */
+static void breakdown_splits_every_sample(void **state)
+{
+	long n, a[3], b[3];
+	const char *line;
+
+	(void)state;
+	assert_int_equal(TOOL("-l", "50", "-i", "500", "-q", "--breakdown"), 0);
+	line = strstr(res.err, "# T: 0 ");
+	assert_non_null(line);
+	assert_int_equal(sscanf(line,
+				"# T: 0 %ld samples; period start to timer "
+				"function: p50 %ld p90 %ld p99 %ld us; timer "
+				"function to task: p50 %ld p90 %ld p99 %ld us",
+				&n, &a[0], &a[1], &a[2], &b[0], &b[1], &b[2]),
+			 7);
+	assert_int_equal(n, 50);
+	assert_true(a[0] <= a[1] && a[1] <= a[2]);
+	assert_true(b[0] <= b[1] && b[1] <= b[2]);
+}
+
 static void nanoseconds(void **state)
 {
 	(void)state;
@@ -552,6 +573,7 @@ int main(void)
 		cmocka_unit_test(histofall_adds_a_column),
 		cmocka_unit_test(nanoseconds),
 		cmocka_unit_test(load_irq_sets_the_interrupt_load),
+		cmocka_unit_test(breakdown_splits_every_sample),
 		cmocka_unit_test(every_model_in_turn),
 		cmocka_unit_test(json_describes_every_model),
 		cmocka_unit_test(duration_stops_the_run),
