@@ -17,9 +17,9 @@
  * the woken ones, which are SCHED_FIFO), so every wake-up needs the IPI:
  * the p50 wake-to-run and the wake-ups per second of one waker flooding
  * 16 sleepers on the other vCPU, under the three wake-list settings
- * (default: only for an idle vCPU; always; never: the waker locks the
- * other runqueue), beside the host's own floor, a signal from one CPU to
- * a thread spinning on the other.
+ * (default: for an idle vCPU, or a real-time wake-up that preempts; always;
+ * never: the waker locks the other runqueue), beside the host's own floor, a
+ * signal from one CPU to a thread spinning on the other.
  *
  * Part 4 (interrupt return): a SCHED_FIFO task woken by an interrupt
  * handler on its own busy vCPU runs after the handler returns, by either
@@ -594,7 +594,7 @@ static const struct {
 	int mode;
 	const char *name;
 } modes[] = {
-	{0, "idle targets only (default)"},
+	{0, "idle or preempted (default)"},
 	{1, "wake list always"},
 	{-1, "no wake list (lock the rq)"},
 };

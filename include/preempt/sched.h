@@ -358,7 +358,8 @@ struct machine_config {
 			      lock-free wake list (one kick per batch)
 			      instead of locking its runqueue: 0 when it
 			      runs its idle task (the kernel's rule for CPUs
-			      sharing a cache), 1 always, -1 never
+			      sharing a cache) or the wake-up preempts its
+			      task with a real-time one, 1 always, -1 never
 			      ($PREEMPT_WAKE_LIST=1 always, =0 never) */
 	const char *sim;   /* "SEED[,STRATEGY][,limit=N]": a deterministic
 			      simulation (docs/sim.md); NULL: $PREEMPT_SIM */

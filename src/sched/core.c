@@ -483,6 +483,7 @@ switch_to_next(struct rq *rq, struct task_struct *prev,
 	/* No slice to refill: every task starts with one, and the tick
 	 * refills it the moment it runs out (pk_sched_tick()). */
 	rq->curr = next;
+	__atomic_store_n(&rq->curr_prio, next->prio, __ATOMIC_RELAXED);
 	/* The fast paths (!hooks) switch away from a live task, with no
 	 * hooks to run: the finish's fast path. */
 	rq->prev = (uintptr_t)prev |
@@ -1260,14 +1261,17 @@ void pk_wake_list_configure(int mode)
 }
 
 /*
- * Does a wake-up for @cpu go on its wake list?  Never for this CPU.  By
- * default only when @cpu runs its idle task, as the kernel's
+ * Does a wake-up of @p for @cpu go on its wake list?  Never for this CPU.
+ * By default when @cpu runs its idle task, as the kernel's
  * ttwu_queue_cond() decides for CPUs that share a cache: an idle CPU
  * drains the list in its loop, while a busy one would take a signal per
- * batch where locking its runqueue costs the waker less (bench_idle,
- * part 3).
+ * batch where locking its runqueue costs the waker less.  But a real-time
+ * @p that preempts the busy CPU's task owes it a signal either way (the
+ * reschedule IPI): that one carries the batch, and the waker takes no
+ * lock of the other CPU's (bench_idle, part 3).  The priority read is a
+ * hint taken without that lock: a stale one only picks the other path.
  */
-static bool use_wake_list(int cpu)
+static bool use_wake_list(int cpu, const struct task_struct *p)
 {
 	int mode = __atomic_load_n(&wake_list_mode, __ATOMIC_RELAXED);
 	struct rq *rq;
@@ -1277,7 +1281,10 @@ static bool use_wake_list(int cpu)
 	if (mode > 0)
 		return true;
 	rq = pk_cpu_rq(cpu);
-	return __atomic_load_n(&rq->curr, __ATOMIC_RELAXED) == rq->idle;
+	if (__atomic_load_n(&rq->curr, __ATOMIC_RELAXED) == rq->idle)
+		return true;
+	return is_rt(p) &&
+	       p->prio < __atomic_load_n(&rq->curr_prio, __ATOMIC_RELAXED);
 }
 
 /* True if the list was empty: the caller owes the kick. */
@@ -1402,7 +1409,7 @@ static int try_to_wake_up(struct task_struct *p, unsigned int state)
 	cpu = (p->__state & TASK_NEW) || p->pk_saved_vars.migrate_disable
 		      ? p->cpu
 		      : select_task_rq(p);
-	if (use_wake_list(cpu)) {
+	if (use_wake_list(cpu, p)) {
 		bool kick;
 
 		rq = pk_cpu_rq(cpu);

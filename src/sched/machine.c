@@ -612,6 +612,7 @@ static void rq_init(struct rq *rq, int cpu)
 	rq->curr = rq->idle;
 	snprintf(rq->idle_task.comm, TASK_COMM_LEN, "swapper/%d", cpu);
 	rq->idle_task.prio = IDLE_PRIO;
+	rq->curr_prio = IDLE_PRIO;
 	rq->idle_task.flags = PF_IDLE | PF_KTHREAD;
 	rq->idle_task.cpu = cpu;
 	rq->idle_task.pk_on_rq = 1;

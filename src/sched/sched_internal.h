@@ -32,6 +32,7 @@ struct rq {
 	int cpu;
 	int irq_cpu; /* this vCPU's number in the irq layer */
 	struct task_struct *curr, *idle;
+	int curr_prio; /* curr's prio at its switch in: wakers' unlocked hint */
 	/* For the finish, in the task switched to: the task switched from,
 	 * with PK_PREV_SLOW or'ed in when that finish must take its slow path
 	 * (switch hooks to run, a dead task to let go): one test there. */

@@ -316,16 +316,39 @@ static void wake_list_off_is_unused(void **state)
 		assert_int_equal(pk_sched_cpu_stats(cpu).wake_list_tasks, 0);
 }
 
-/*
- * By default (wake_list = 0) a wake-up goes on the list only when its
- * vCPU runs the idle task, the kernel's rule for CPUs that share a cache:
- * a flood of wake-ups for a busy vCPU's sleepers locks its runqueue, a
- * ping-pong between two vCPUs (one asleep while the other runs) uses the
- * list.
- */
-static void default_lists_only_for_idle(void **state)
+/* Sleeps until stopped; each wake-up only runs it round once. */
+static int napper(void *arg)
 {
-	struct task_struct *spin, *w;
+	(void)arg;
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/* Host side: until @p sleeps off its CPU. */
+static void wait_asleep(struct task_struct *p)
+{
+	WAIT_FOR(__atomic_load_n(&p->__state, __ATOMIC_ACQUIRE) ==
+			 TASK_INTERRUPTIBLE &&
+		 !__atomic_load_n(&p->pk_on_cpu, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * By default (wake_list = 0) a wake-up goes on the list when its vCPU
+ * runs the idle task, the kernel's rule for CPUs that share a cache, or
+ * when it preempts the busy vCPU's task, whose reschedule IPI then carries
+ * it.  One that does not preempt (a normal task, or one at the running
+ * task's own real-time priority) locks the busy vCPU's runqueue.  A flood
+ * of wake-ups that preempt uses the list; a ping-pong between two vCPUs
+ * (one asleep while the other runs) uses it too.
+ */
+static void default_lists_for_idle_or_preempting(void **state)
+{
+	struct task_struct *spin, *w, *normal, *same;
 	unsigned long before;
 
 	(void)state;
@@ -333,10 +356,22 @@ static void default_lists_only_for_idle(void **state)
 	done = spinning = spin_stop = 0;
 	memset(given, 0, sizeof(given));
 	memset(taken, 0, sizeof(taken));
+	normal = start_on(napper, NULL, 1, NORMAL);
+	same = start_on(napper, NULL, 1, FIFO_LOW);
+	get_task_struct(normal);
+	get_task_struct(same);
+	wait_asleep(normal);
+	wait_asleep(same);
 	spin = start_on(spinner, NULL, 1, FIFO_LOW);
 	WAIT_FOR(__atomic_load_n(&spinning, __ATOMIC_ACQUIRE));
-	/* vCPU 1 is busy from now on: no wake-up for it takes the list. */
+	/* vCPU 1 busy at FIFO_LOW: neither wake-up preempts it. */
 	before = pk_sched_cpu_stats(1).wake_list_tasks;
+	wake_up_process(normal);
+	wake_up_process(same);
+	/* Queued either way by now: a listed one only after the drain. */
+	WAIT_FOR(__atomic_load_n(&normal->pk_on_rq, __ATOMIC_ACQUIRE) &&
+		 __atomic_load_n(&same->pk_on_rq, __ATOMIC_ACQUIRE));
+	assert_int_equal(pk_sched_cpu_stats(1).wake_list_tasks, before);
 	for (int i = 0; i < SLEEPERS; i++) {
 		sleeper[i] = start_on(token_sleeper, (void *)(long)i, 1, FIFO);
 		get_task_struct(sleeper[i]);
@@ -352,9 +387,13 @@ static void default_lists_only_for_idle(void **state)
 		assert_int_equal(kthread_stop(sleeper[i]), 0);
 		put_task_struct(sleeper[i]);
 	}
-	assert_int_equal(pk_sched_cpu_stats(1).wake_list_tasks, before);
+	assert_true(pk_sched_cpu_stats(1).wake_list_tasks > before);
 	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELEASE);
 	assert_int_equal(kthread_stop(spin), 0);
+	assert_int_equal(kthread_stop(normal), 0);
+	assert_int_equal(kthread_stop(same), 0);
+	put_task_struct(normal);
+	put_task_struct(same);
 
 	before = pk_sched_cpu_stats(1).wake_list_tasks;
 	ping_pong();
@@ -377,7 +416,7 @@ int main(void)
 		T(flood_loses_no_wakeup),
 		T(batch_queues_in_wake_order),
 		T(wake_list_off_is_unused),
-		T(default_lists_only_for_idle),
+		T(default_lists_for_idle_or_preempting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
