@@ -24,6 +24,18 @@ void pk_port_irq_return_entry(void);
 /* Read by the assembly: the extended state's area, and XSAVE or FXSAVE. */
 __attribute__((visibility("hidden"))) unsigned long pk_port_xsave_size = 512;
 __attribute__((visibility("hidden"))) unsigned char pk_port_has_xsave;
+/* XCR0 enables the AVX state: the trampoline may clear its upper halves. */
+__attribute__((visibility("hidden"))) unsigned char pk_port_has_avx;
+
+#define XCR0_AVX (1u << 2)
+
+static unsigned int xcr0(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return lo;
+}
 
 /* CPUID.1:ECX.OSXSAVE: the OS enabled XSAVE (and set XCR0). */
 #define CPUID1_ECX_OSXSAVE (1u << 27)
@@ -42,10 +54,13 @@ bool pk_port_irq_return_init(void)
 		return true;
 	pk_port_xsave_size = (b + 63) & ~63ul;
 	pk_port_has_xsave = 1;
+	pk_port_has_avx = !!(xcr0() & XCR0_AVX);
 	return true;
 }
 
-void pk_port_irq_return_redirect(void *uctx)
+/* Not instrumented: below the interrupted rsp, ASan's shadow is not ours. */
+__attribute__((no_sanitize("address"))) void
+pk_port_irq_return_redirect(void *uctx)
 {
 	ucontext_t *uc = uctx;
 	uintptr_t slot =

@@ -34,6 +34,9 @@
  * rsp, its return address the interrupted rip, which is not a call's
  * return (a signal frame: the unwinder must not step back one byte), and
  * the interrupted code's registers are where they were pushed.
+ *
+ * No .note.gnu.property, as in switch_x86_64.S: ret $128 returns to an
+ * address no call pushed, which a CET shadow stack would refuse.
  */
 
 #if defined(__x86_64__)
@@ -85,6 +88,10 @@ pk_port_irq_return_entry:
 	pushq	%r15
 	.cfi_offset r15, -264
 	cld
+	/* alignment checking (AC) off, as C code expects */
+	pushfq
+	andq	$~0x40000, (%rsp)
+	popfq
 	subq	pk_port_xsave_size(%rip), %rsp
 	andq	$-64, %rsp
 	cmpb	$0, pk_port_has_xsave(%rip)
@@ -102,14 +109,26 @@ pk_port_irq_return_entry:
 	movl	$-1, %eax
 	movl	$-1, %edx
 	xsave64	(%rsp)
-	call	pk_irq_return_from_redirect
+	jmp	3f
+1:	fxsave64 (%rsp)
+	/*
+	 * The C code starts from the ABI's initial floating-point state, not
+	 * the interrupted code's: that may be in MMX mode, round or trap its
+	 * own way, or leave the upper vector halves dirty.
+	 */
+3:	fninit
+	ldmxcsr	mxcsr_initial(%rip)
+	cmpb	$0, pk_port_has_avx(%rip)
+	je	4f
+	vzeroupper
+4:	call	pk_irq_return_from_redirect
+	cmpb	$0, pk_port_has_xsave(%rip)
+	je	5f
 	movl	$-1, %eax
 	movl	$-1, %edx
 	xrstor64 (%rsp)
 	jmp	2f
-1:	fxsave64 (%rsp)
-	call	pk_irq_return_from_redirect
-	fxrstor64 (%rsp)
+5:	fxrstor64 (%rsp)
 2:	leaq	-112(%rbp), %rsp
 	popq	%r15
 	popq	%r14
@@ -132,6 +151,11 @@ pk_port_irq_return_entry:
 	ret	$128
 	.cfi_endproc
 	.size	pk_port_irq_return_entry, .-pk_port_irq_return_entry
+
+	.section .rodata
+	.p2align 2
+mxcsr_initial:
+	.long	0x1f80		/* all exceptions masked, round to nearest */
 
 #endif
 

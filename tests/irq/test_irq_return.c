@@ -171,12 +171,56 @@ static irqreturn_t wake_preempter(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
+/*
+ * MXCSR, its status flags left out: the spinner's own (round toward
+ * zero), and the ABI's initial one, which the code that switches it out
+ * must start from whatever the spinner set.
+ */
+#define MXCSR_CONTROL(x) ((x) & ~0x3fu)
+#define MXCSR_SPINNER 0x7f80u
+#define MXCSR_INITIAL 0x1f80u
+
+/* Elsewhere than x86-64: as if always the initial one (nothing to see). */
+static unsigned int mxcsr(void)
+{
+	unsigned int v = MXCSR_INITIAL;
+
+	if (HAVE_REGISTER_CHECK)
+		__asm__ __volatile__("stmxcsr %0" : "=m"(v));
+	return MXCSR_CONTROL(v);
+}
+
+static void set_mxcsr(unsigned int v)
+{
+	if (HAVE_REGISTER_CHECK)
+		__asm__ __volatile__("ldmxcsr %0" : : "m"(v));
+}
+
+static struct task_struct *spinner_task;
+static int switch_saw_spinner_mxcsr;
+
+/* Runs in the spinner as it is switched out, in the code that preempts. */
+static void sched_out_mxcsr(struct task_struct *prev, struct task_struct *next)
+{
+	(void)next;
+	if (prev == spinner_task && mxcsr() != MXCSR_INITIAL)
+		switch_saw_spinner_mxcsr = 1;
+}
+
+static struct pk_switch_hook mxcsr_hook = {.sched_out = sched_out_mxcsr};
+
 /* Until the preempter has run PREEMPTIONS times after a raise each. */
 static int spinner_fn(void *arg)
 {
 	(void)arg;
-	while (__atomic_load_n(&preempter_runs, __ATOMIC_RELAXED) < PREEMPTIONS)
+	set_mxcsr(MXCSR_SPINNER);
+	while (__atomic_load_n(&preempter_runs, __ATOMIC_RELAXED) <
+	       PREEMPTIONS) {
 		spin_keeping_registers(SPIN);
+		if (HAVE_REGISTER_CHECK && mxcsr() != MXCSR_SPINNER)
+			registers_lost = 1;
+	}
+	set_mxcsr(MXCSR_INITIAL);
 	return 0;
 }
 
@@ -198,10 +242,13 @@ static struct pk_irq_stats preempt_spinner(int irq_return)
 				     .model = PREEMPT_MODEL_FULL,
 				     .irq_return = irq_return};
 	struct task_struct *spinner;
+	struct pk_irq_stats st;
 	pthread_t raiser;
 
 	fill_xmm_values();
 	registers_lost = 0;
+	switch_saw_spinner_mxcsr = 0;
+	assert_int_equal(pk_switch_hook_register(&mxcsr_hook), 0);
 	preempter_runs = 0;
 	stop_raising = 0;
 	assert_int_equal(machine_boot(&cfg), 0);
@@ -211,8 +258,10 @@ static struct pk_irq_stats preempt_spinner(int irq_return)
 	get_task_struct(preempter);
 	sched_set_fifo(preempter);
 	wake_up_process(preempter);
-	spinner = kthread_run(spinner_fn, NULL, "spinner");
+	spinner = kthread_create(spinner_fn, NULL, "spinner");
 	get_task_struct(spinner);
+	spinner_task = spinner;
+	wake_up_process(spinner);
 	assert_int_equal(pthread_create(&raiser, NULL, raiser_fn, NULL), 0);
 	kthread_stop(spinner);
 	put_task_struct(spinner);
@@ -221,7 +270,10 @@ static struct pk_irq_stats preempt_spinner(int irq_return)
 	kthread_stop(preempter);
 	put_task_struct(preempter);
 	free_irq(LINE, NULL);
-	return pk_irq_stats(0);
+	st = pk_irq_stats(0);
+	machine_shutdown();
+	assert_int_equal(pk_switch_hook_unregister(&mxcsr_hook), 0);
+	return st;
 }
 
 static void registers_survive_redirected_return(void **state)
@@ -233,6 +285,9 @@ static void registers_survive_redirected_return(void **state)
 		skip();
 	st = preempt_spinner(1);
 	assert_int_equal(registers_lost, 0);
+	/* The scheduler ran in the ABI's floating-point state, not the
+	 * spinner's rounding mode. */
+	assert_int_equal(switch_saw_spinner_mxcsr, 0);
 	assert_true(preempter_runs >= PREEMPTIONS);
 	/* The redirect did the preempting, no signal. */
 	assert_true(st.return_redirects > 0);
@@ -248,6 +303,7 @@ static void registers_survive_resched_signal(void **state)
 	st = preempt_spinner(-1);
 	if (HAVE_REGISTER_CHECK)
 		assert_int_equal(registers_lost, 0);
+	assert_int_equal(switch_saw_spinner_mxcsr, 0);
 	assert_true(preempter_runs >= PREEMPTIONS);
 	assert_true(st.resched_signals > 0);
 	assert_int_equal(st.return_redirects, 0);
