@@ -265,10 +265,9 @@ static void print_breakdown(const struct lat_thread *t)
 	for (int i = 0; i < BREAKDOWN_US; i++)
 		n += t->to_fn[i];
 	fprintf(stderr,
-		"# T:%2d %lu samples; period start to timer function: p50 %ld "
-		"p90 %ld "
-		"p99 %ld us; timer function to task: p50 %ld p90 %ld p99 %ld "
-		"us\n",
+		"# T:%2d %lu samples; "
+		"period start to timer function: p50 %ld p90 %ld p99 %ld us; "
+		"timer function to task: p50 %ld p90 %ld p99 %ld us\n",
 		t->index, n, breakdown_pct(t->to_fn, 50),
 		breakdown_pct(t->to_fn, 90), breakdown_pct(t->to_fn, 99),
 		breakdown_pct(t->fn_to_task, 50),

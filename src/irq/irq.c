@@ -456,9 +456,21 @@ static void ask_resched(void)
 /* Interrupt return resumes the task to preempt it (irqret.h), not a signal. */
 static bool irq_return_redirects;
 
+/* Called by the port on the task's stack after a redirected return. */
+static void irq_return_from_redirect(void)
+{
+	int saved_errno = errno;
+
+	/* errno as resched_signal() keeps it: the switch may change thread */
+	if (pk_irq_return_hook)
+		pk_irq_return_hook(NULL);
+	set_errno(saved_errno);
+}
+
 void pk_irq_return_configure(int how)
 {
-	irq_return_redirects = how >= 0 && pk_port_irq_return_init();
+	irq_return_redirects =
+		how >= 0 && pk_port_irq_return_init(irq_return_from_redirect);
 }
 
 /*
@@ -480,16 +492,6 @@ static void irq_return_preempt(struct pk_irq_cpu *c, void *uctx)
 		pk_stat_inc(c, return_redirects);
 		pk_port_irq_return_redirect(uctx);
 	}
-}
-
-void pk_irq_return_from_redirect(void)
-{
-	int saved_errno = errno;
-
-	/* errno as resched_signal() keeps it: the switch may change thread */
-	if (pk_irq_return_hook)
-		pk_irq_return_hook(NULL);
-	set_errno(saved_errno);
 }
 
 static void irq_signal(int sig, siginfo_t *info, void *uctx)

@@ -24,6 +24,8 @@ void pk_port_irq_return_entry(void);
 /* Read by the assembly: the extended state's area, and XSAVE or FXSAVE. */
 __attribute__((visibility("hidden"))) unsigned long pk_port_xsave_size = 512;
 __attribute__((visibility("hidden"))) unsigned char pk_port_has_xsave;
+/* What the trampoline calls: the irq layer's, given at init. */
+__attribute__((visibility("hidden"))) void (*pk_port_irq_return_fn)(void);
 /* XCR0 enables the AVX state: the trampoline may clear its upper halves. */
 __attribute__((visibility("hidden"))) unsigned char pk_port_has_avx;
 
@@ -40,10 +42,11 @@ static unsigned int xcr0(void)
 /* CPUID.1:ECX.OSXSAVE: the OS enabled XSAVE (and set XCR0). */
 #define CPUID1_ECX_OSXSAVE (1u << 27)
 
-bool pk_port_irq_return_init(void)
+bool pk_port_irq_return_init(void (*fn)(void))
 {
 	unsigned int a, b, c, d;
 
+	pk_port_irq_return_fn = fn;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return true; /* FXSAVE's 512 bytes */
 	if (!(c & CPUID1_ECX_OSXSAVE) || __get_cpuid_max(0, NULL) < 0xd)
@@ -74,8 +77,9 @@ pk_port_irq_return_redirect(void *uctx)
 
 #else
 
-bool pk_port_irq_return_init(void)
+bool pk_port_irq_return_init(void (*fn)(void))
 {
+	(void)fn;
 	return false;
 }
 

@@ -23,9 +23,10 @@
  * extended state (x87, SSE, AVX and whatever else XCR0 enables) through
  * XSAVE into a 64-byte aligned area of pk_port_xsave_size bytes (FXSAVE's
  * 512 when the CPU has no XSAVE).  XRSTOR faults on a header with reserved
- * bytes set, so the header is zeroed before the save.  Then
- * pk_irq_return_from_redirect() preempts (it may switch tasks and come
- * back on another vCPU thread; nothing here depends on the thread), the
+ * bytes set, so the header is zeroed before the save.  Then the irq
+ * layer's function, which pk_port_irq_return_init() was given, preempts
+ * (it may switch tasks and come back on another vCPU thread; nothing here
+ * depends on the thread), the
  * state comes back, and one instruction, ret $128, loads the interrupted
  * rip and rsp together: until it runs rsp stays below the slot, so a
  * signal delivered on this stack meanwhile cannot overwrite it.
@@ -121,7 +122,7 @@ pk_port_irq_return_entry:
 	cmpb	$0, pk_port_has_avx(%rip)
 	je	4f
 	vzeroupper
-4:	call	pk_irq_return_from_redirect
+4:	call	*pk_port_irq_return_fn(%rip)
 	cmpb	$0, pk_port_has_xsave(%rip)
 	je	5f
 	movl	$-1, %eax
