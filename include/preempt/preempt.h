@@ -83,6 +83,20 @@
 #define barrier() __asm__ __volatile__("" ::: "memory")
 #endif
 
+/*
+ * smp_store_mb() for library code: a release store, then a full fence.
+ * A SEQ_CST store alone (stlr on arm64) is ordered before a later SEQ_CST
+ * load only by arm64's own rule for ldar, which qemu-user on an x86 host
+ * does not keep: a sleep's state or an idle loop's polling flag, stored
+ * that way, could pass the load of the condition it guards, and a
+ * wake-up be lost.  The fence is dmb ish on arm64 and mfence on x86.
+ */
+#define pk_store_mb(p, v)                                                      \
+	do {                                                                   \
+		__atomic_store_n((p), (v), __ATOMIC_RELEASE);                  \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);                       \
+	} while (0)
+
 #define PREEMPT_BITS 8
 #define SOFTIRQ_BITS 8
 #define HARDIRQ_BITS 4

@@ -228,8 +228,7 @@ static inline bool signal_pending_state(unsigned int state,
 }
 
 /** set_current_state() - set the running task's state, with a barrier. */
-#define set_current_state(state)                                               \
-	__atomic_store_n(&current->__state, (state), __ATOMIC_SEQ_CST)
+#define set_current_state(state) pk_store_mb(&current->__state, (state))
 /** __set_current_state() - set the running task's state, no barrier. */
 #define __set_current_state(state)                                             \
 	__atomic_store_n(&current->__state, (state), __ATOMIC_RELAXED)

@@ -202,7 +202,7 @@ static void irq_wake_thread(unsigned int irq, struct irq_action *a)
 		return;
 	}
 	/* Flag first: a thread that just found none sleeps, then is woken. */
-	__atomic_store_n(&a->thread_pending, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&a->thread_pending, 1);
 	__atomic_load_n(&thread_ops, __ATOMIC_ACQUIRE)->wake(thread);
 }
 
@@ -715,7 +715,7 @@ int pk_irq_cpu_register(void)
 	pk_this_irq_cpu = c;
 	pthread_setspecific(cpu_exit_key, c);
 	unblock_irq_signals();
-	__atomic_store_n(&c->online, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&c->online, 1);
 	pthread_mutex_unlock(&cpu_table_lock);
 	return c->cpu;
 }
@@ -727,7 +727,7 @@ void pk_irq_cpu_unregister(void)
 	if (pk_irq_this_cpu() < 0)
 		return;
 	might_sleep();
-	__atomic_store_n(&c->online, 0, __ATOMIC_SEQ_CST);
+	pk_store_mb(&c->online, 0);
 	/* A raiser past its online check still sends to this thread. */
 	while (__atomic_load_n(&c->users, __ATOMIC_SEQ_CST))
 		pk_host_yield();
@@ -808,7 +808,7 @@ static int setup_thread(unsigned int irq, struct irq_action *a,
 	}
 	if (err)
 		return err;
-	__atomic_store_n(&a->thread, thread, __ATOMIC_SEQ_CST);
+	pk_store_mb(&a->thread, thread);
 	if (!*handler)
 		*handler = default_primary;
 	return 0;
@@ -921,7 +921,7 @@ static const char *remove_irq(unsigned int irq, void *dev_id, int nmi)
 		    desc->nmi == nmi) {
 			found = a;
 			name = a->name ? a->name : "";
-			__atomic_store_n(&a->handler, NULL, __ATOMIC_SEQ_CST);
+			pk_store_mb(&a->handler, NULL);
 		}
 	}
 	pthread_mutex_unlock(&desc->lock);
@@ -987,7 +987,7 @@ void pk_irq_set_thread_ops(const struct pk_irq_thread_ops *ops)
 	}
 	/* Requests see threads_on under their line's lock: once it is off,
 	 * the walk below finds every thread made. */
-	__atomic_store_n(&threads_on, 0, __ATOMIC_SEQ_CST);
+	pk_store_mb(&threads_on, 0);
 	if (thread_ops)
 		stop_all_threads();
 }

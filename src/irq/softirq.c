@@ -525,7 +525,7 @@ static void ksoftirqd_run(struct pk_irq_cpu *c)
 		local_irq_enable();
 		softirq_unlock(c);
 		/* handle_softirqs() woke us for what it left: consume that. */
-		__atomic_store_n(&c->ksoftirqd_woken, 0, __ATOMIC_SEQ_CST);
+		pk_store_mb(&c->ksoftirqd_woken, 0);
 	}
 }
 
@@ -618,7 +618,7 @@ static void *ksoftirqd_thread(void *arg)
 			;
 		if (__atomic_load_n(&c->ksoftirqd_stop, __ATOMIC_SEQ_CST))
 			break;
-		__atomic_store_n(&c->ksoftirqd_woken, 0, __ATOMIC_SEQ_CST);
+		pk_store_mb(&c->ksoftirqd_woken, 0);
 		ksoftirqd_run(c);
 	}
 	pk_this_irq_cpu = NULL;
@@ -648,7 +648,7 @@ int pk_ksoftirqd_start(struct pk_irq_cpu *c)
 
 void pk_ksoftirqd_stop(struct pk_irq_cpu *c)
 {
-	__atomic_store_n(&c->ksoftirqd_stop, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&c->ksoftirqd_stop, 1);
 	sem_post(&c->ksoftirqd_wake);
 	pthread_join(c->ksoftirqd, NULL);
 	sem_destroy(&c->ksoftirqd_wake);

@@ -311,7 +311,7 @@ static void hand_off(struct rt_mutex *lock)
 	pi_state_put(st);
 	/* Full barrier: the waiter sets its state before reading @granted,
 	 * we set @granted before reading its state in the wake-up. */
-	__atomic_store_n(&w->granted, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&w->granted, 1);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wake_up_process(next); /* a task, or a host thread's parked task */
 }

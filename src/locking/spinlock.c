@@ -520,8 +520,7 @@ static void rt_write_lock(rwlock_t *lock)
 	bool sleep = rw_rtm_lock(lock);
 	unsigned long flags;
 
-	__atomic_store_n(&lock->rt_writer, sleep ? current : NULL,
-			 __ATOMIC_SEQ_CST);
+	pk_store_mb(&lock->rt_writer, sleep ? current : NULL);
 	__atomic_sub_fetch(&lock->cnt, RW_WRITER_BIAS, __ATOMIC_SEQ_CST);
 	for (int spins = 0;
 	     __atomic_load_n(&lock->cnt, __ATOMIC_ACQUIRE) != -RW_WRITER_BIAS;

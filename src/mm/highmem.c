@@ -99,7 +99,7 @@ static int addr_slot(const char *base, const char *addr)
 
 void pk_highmem_fail_maps(unsigned int n)
 {
-	__atomic_store_n(&maps_to_fail, n, __ATOMIC_SEQ_CST);
+	pk_store_mb(&maps_to_fail, n);
 }
 
 static bool map_should_fail(void)

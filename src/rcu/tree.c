@@ -585,7 +585,7 @@ static void rcu_tick(void)
 	if (!rdp_has_ready_cbs(rdp))
 		return;
 	if (rcu_state.use_rcuc && rdp->rcuc) {
-		__atomic_store_n(&rdp->rcuc_work, 1, __ATOMIC_SEQ_CST);
+		pk_store_mb(&rdp->rcuc_work, 1);
 		wake_up_process(rdp->rcuc);
 	} else {
 		raise_softirq(RCU_SOFTIRQ);
@@ -1133,7 +1133,7 @@ static void nmi_backtrace_stalled(int ncpus)
 		if (cpu == self || !__atomic_load_n(&rcu_data[cpu].qs_pending,
 						    __ATOMIC_ACQUIRE))
 			continue;
-		__atomic_store_n(&rcu_data[cpu].nmi_dump, 1, __ATOMIC_SEQ_CST);
+		pk_store_mb(&rcu_data[cpu].nmi_dump, 1);
 		irq_raise(PK_RCU_NMI_IRQ, pk_vcpu_irq_cpu(cpu));
 	}
 }
@@ -1759,7 +1759,7 @@ static int rcuc_kthread(void *arg)
 		    !kthread_should_stop())
 			schedule();
 		__set_current_state(TASK_RUNNING);
-		__atomic_store_n(&rdp->rcuc_work, 0, __ATOMIC_SEQ_CST);
+		pk_store_mb(&rdp->rcuc_work, 0);
 		local_bh_disable();
 		rdp_invoke(rdp);
 		local_bh_enable();

@@ -246,7 +246,7 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 					    false, __ATOMIC_SEQ_CST,
 					    __ATOMIC_RELAXED);
 	else
-		__atomic_store_n(&rq->resched_remote, 2, __ATOMIC_SEQ_CST);
+		pk_store_mb(&rq->resched_remote, 2);
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 	/* A polling idle loop sees the word move; a sleeping one looks at
 	 * the queue and the flag when the futex returns: no IPI needed. */

@@ -207,7 +207,7 @@ static bool idle_poll(struct rq *rq, unsigned int seq)
 	if (pk_rcu_hooks && pk_rcu_hooks->idle)
 		pk_rcu_hooks->idle();
 	rcu_idle_mark(true);
-	__atomic_store_n(&rq->polling, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&rq->polling, 1);
 	start = now = pk_now_ns();
 	while (now - start < rq->poll_ns) {
 		long prev = now;
@@ -235,7 +235,7 @@ static bool idle_poll(struct rq *rq, unsigned int seq)
 out:
 	/* Off first: a waker that still saw it on bumped the word before,
 	 * and the futex compares the word. */
-	__atomic_store_n(&rq->polling, 0, __ATOMIC_SEQ_CST);
+	pk_store_mb(&rq->polling, 0);
 	rcu_idle_mark(false);
 	now = pk_now_ns();
 	rq->stats.idle_polls++;
@@ -280,7 +280,7 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 	if (pk_rcu_hooks && pk_rcu_hooks->idle)
 		pk_rcu_hooks->idle();
 	local_irq_save(flags);
-	__atomic_store_n(&rq->idle_sleeping, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&rq->idle_sleeping, 1);
 	/*
 	 * The first sleep of an idle period keeps the tick: most are shorter
 	 * than a tick (a wake-up ping-pong), and stopping and restarting it
@@ -298,7 +298,7 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 	start = pk_now_ns();
 	pk_host_futex_wait(&rq->idle_seq, seq, 0);
 	rcu_idle_mark(false);
-	__atomic_store_n(&rq->idle_sleeping, 0, __ATOMIC_SEQ_CST);
+	pk_store_mb(&rq->idle_sleeping, 0);
 	if (poll_max_ns)
 		poll_adjust(rq, pk_now_ns() - start);
 }

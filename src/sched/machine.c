@@ -426,10 +426,10 @@ void pk_task_exit(int code)
 	/* kthread_stop() told while preemptible: a host thread waiting
 	 * there is woken by a host system call (issue 19, target 8).  Its
 	 * reference dropped, ours keeps the task until it is off its CPU. */
-	__atomic_store_n(&p->pk_exited, 1, __ATOMIC_SEQ_CST);
+	pk_store_mb(&p->pk_exited, 1);
 	wake_up_all(&exit_wq);
 	preempt_disable();
-	__atomic_store_n(&p->__state, TASK_DEAD, __ATOMIC_SEQ_CST);
+	pk_store_mb(&p->__state, TASK_DEAD);
 	preempt_enable_no_resched();
 	schedule();
 	BUG(); /* a dead task is never picked again */

@@ -28,5 +28,5 @@ int send_sig(int sig, struct task_struct *p, int priv)
 
 void flush_signals(struct task_struct *p)
 {
-	__atomic_store_n(&p->pk_sigpending, 0, __ATOMIC_SEQ_CST);
+	pk_store_mb(&p->pk_sigpending, 0);
 }
