@@ -763,25 +763,23 @@ int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? atol(argv[1]) : 3000;
 	int n = argc > 2 ? atoi(argv[2]) : 5000;
+	const char *parts;
 
 	if (ms <= 0 || n <= 0 || n > MAX_SAMPLES) {
 		fprintf(stderr, "usage: bench_idle [ms [wakes]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (getenv("BENCH_IDLE_PARTS") &&
-	    !strcmp(getenv("BENCH_IDLE_PARTS"), "3")) {
+	/* BENCH_IDLE_PARTS: the parts to run, as digits ("34"); all by
+	 * default. */
+	parts = getenv("BENCH_IDLE_PARTS");
+	if (!parts || strchr(parts, '1'))
+		part1(ms);
+	if (!parts || strchr(parts, '2'))
+		part2(ms, n);
+	if (!parts || strchr(parts, '3'))
 		part3(ms, n);
-		return 0;
-	}
-	if (getenv("BENCH_IDLE_PARTS") &&
-	    !strcmp(getenv("BENCH_IDLE_PARTS"), "4")) {
+	if (!parts || strchr(parts, '4'))
 		part4(n);
-		return 0;
-	}
-	part1(ms);
-	part2(ms, n);
-	part3(ms, n);
-	part4(n);
 	return 0;
 }

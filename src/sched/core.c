@@ -128,17 +128,35 @@ struct pk_sched_stats pk_sched_cpu_stats(int cpu)
 	return s;
 }
 
-/* The contended half of pk_raw_lock(), after its first try failed. */
+/*
+ * Past this a raw lock's holder is taken to have lost its host CPU: a
+ * runqueue lock is held for a few microseconds at most, a host time slice
+ * lasts milliseconds.
+ */
+#define RAW_LOCK_SPIN_NS 50000L
+
+/*
+ * The contended half of pk_raw_lock(), after its first try failed.  It
+ * waits reading the word, so the holder's line is not pulled away by
+ * exchanges, and yields the host CPU only once the wait outlasts any
+ * hold: a yield is a system call whose exit delivers pending signals,
+ * dearer than the holds it would skip (bench_idle part 2's ping-pong).
+ */
 void pk_raw_lock_slow(int *lock)
 {
-	for (int spins = 0; __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE);
-	     spins++) {
-		/* The holder's host thread may be descheduled: don't burn. */
-		if (spins > 100)
-			pk_host_yield();
-		else
+	long start = 0;
+
+	do {
+		for (int i = 0;
+		     i < 64 && __atomic_load_n(lock, __ATOMIC_RELAXED); i++)
 			pk_cpu_relax();
-	}
+		if (!__atomic_load_n(lock, __ATOMIC_RELAXED))
+			continue;
+		if (!start)
+			start = pk_now_ns();
+		else if (pk_now_ns() - start > RAW_LOCK_SPIN_NS)
+			pk_host_yield();
+	} while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE));
 }
 
 /* ---- runqueue lists ---- */

@@ -32,9 +32,15 @@ static long poll_max_ns = 200000;
 /* 64 pauses take a few microseconds: far longer means the host preempted
  * the polling thread. */
 #define POLL_STEAL_NS 20000L
-/* ... and then polling waits this long before it tries again, since an
- * overloaded host would take it away again. */
-#define POLL_STEAL_BACKOFF_NS 100000000L
+/*
+ * ... and then polling waits before it tries again, since an overloaded
+ * host would take it away again: 1 ms after a steal, doubling with each
+ * steal up to 100 ms, halving with each poll the host left alone.  A host
+ * kthread's odd time slice costs a millisecond of polling, not a tenth of
+ * a second; a host that keeps taking the CPU keeps polling off.
+ */
+#define POLL_STEAL_BACKOFF_MIN_NS 1000000L
+#define POLL_STEAL_BACKOFF_MAX_NS 100000000L
 
 void pk_idle_configure(int nohz, int idle_poll_us)
 {
@@ -183,6 +189,27 @@ static void rcu_idle_mark(bool enter)
 	local_irq_restore(flags);
 }
 
+/* The host took the polling thread's CPU: back off, longer each time. */
+static void poll_stolen(struct rq *rq, long now)
+{
+	long backoff = rq->poll_backoff_ns * 2;
+
+	if (backoff < POLL_STEAL_BACKOFF_MIN_NS)
+		backoff = POLL_STEAL_BACKOFF_MIN_NS;
+	if (backoff > POLL_STEAL_BACKOFF_MAX_NS)
+		backoff = POLL_STEAL_BACKOFF_MAX_NS;
+	rq->poll_backoff_ns = backoff;
+	rq->poll_ns = 0;
+	rq->poll_off_until = now + backoff;
+	rq->stats.poll_steals++;
+}
+
+/* A poll the host left alone: the next steal backs off less. */
+static void poll_spared(struct rq *rq)
+{
+	rq->poll_backoff_ns /= 2;
+}
+
 /*
  * The haltpoll window: poll up to rq->poll_ns for the word to move
  * (wakers see rq->polling and skip the futex wake and the IPI, the
@@ -226,13 +253,13 @@ static bool idle_poll(struct rq *rq, unsigned int seq)
 		 * Stop polling until sleeps say it would pay again.
 		 */
 		if (now - prev > POLL_STEAL_NS) {
-			rq->poll_ns = 0;
-			rq->poll_off_until = now + POLL_STEAL_BACKOFF_NS;
-			rq->stats.poll_steals++;
-			break;
+			poll_stolen(rq, now);
+			goto stolen;
 		}
 	}
 out:
+	poll_spared(rq);
+stolen:
 	/* Off first: a waker that still saw it on bumped the word before,
 	 * and the futex compares the word. */
 	pk_store_mb(&rq->polling, 0);

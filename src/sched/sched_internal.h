@@ -72,6 +72,7 @@ struct rq {
 	int idle_ticked;	 /* slept once this idle period, tick on */
 	long poll_ns;		 /* the adaptive haltpoll window */
 	long poll_off_until;	 /* no polling before (host steal seen) */
+	long poll_backoff_ns;	 /* the last steal's backoff */
 
 	/* Tasks other CPUs woke for this one (the kernel's ttwu_queue):
 	 * pushed lock-free, drained by this CPU with interrupts off. */
