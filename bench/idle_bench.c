@@ -313,11 +313,14 @@ static int pinger(void *arg)
 	return 0;
 }
 
-static double wakes_per_s(int nohz, int poll_us, long ms, double *poll_pct)
+/* Wake-ups per second; *@poll_pct: time polling, *@irqs: interrupts
+ * raised per wake-up (reschedule IPIs, ticks). */
+static double wakes_per_s(int nohz, int poll_us, long ms, double *poll_pct,
+			  double *irqs)
 {
 	struct task_struct *a, *b;
 	long t0, t1, c;
-	unsigned long pns = 0;
+	unsigned long pns = 0, raised = 0;
 
 	boot(2, nohz, poll_us);
 	done = 0;
@@ -341,6 +344,7 @@ static double wakes_per_s(int nohz, int poll_us, long ms, double *poll_pct)
 		struct pk_sched_stats st = pk_sched_cpu_stats(i);
 
 		pns += st.poll_ns;
+		raised += pk_irq_stats(i).raised;
 		if (getenv("BENCH_IDLE_VERBOSE"))
 			printf("  vCPU %d: %lu switches, %lu idle polls, %lu "
 			       "hits, %lu steals, %lu tick stops\n",
@@ -349,6 +353,7 @@ static double wakes_per_s(int nohz, int poll_us, long ms, double *poll_pct)
 	}
 	machine_shutdown();
 	*poll_pct = 100.0 * (double)pns / (double)(t1 - t0) / 2;
+	*irqs = c ? (double)raised / (double)c : 0;
 	return (double)c * 1e9 / (double)(t1 - t0);
 }
 
@@ -357,6 +362,7 @@ static void part2(long ms, int n)
 	struct pk_sched_stats st;
 	long same, remote_poll, remote_nopoll, remote_long, futex, futex_long;
 	double wps_poll, wps_nopoll, wps_tick, pct_poll, pct_nopoll;
+	double irq_poll, irq_nopoll, irq_tick;
 
 	printf("\n== part 2: wake-up latency, 2 vCPUs, %d wakes each ==\n", n);
 	printf("wake_up_process() in a task to the woken task running (p50, "
@@ -382,14 +388,17 @@ static void part2(long ms, int n)
 	printf("%-40s %10ld\n", "host futex wake, 2 ms apart (anchor)",
 	       futex_long);
 
-	wps_poll = wakes_per_s(0, 0, ms, &pct_poll);
-	wps_nopoll = wakes_per_s(0, -1, ms, &pct_nopoll);
-	wps_tick = wakes_per_s(-1, -1, ms, &pct_nopoll);
-	printf("\nping-pong between two vCPUs, %ld ms: wakes/s\n", ms);
-	printf("%-40s %12.0f  (polling %.1f%% of each vCPU)\n",
-	       "idle poll (default)", wps_poll, pct_poll);
-	printf("%-40s %12.0f\n", "no idle poll", wps_nopoll);
-	printf("%-40s %12.0f\n", "no idle poll, idle tick running", wps_tick);
+	wps_poll = wakes_per_s(0, 0, ms, &pct_poll, &irq_poll);
+	wps_nopoll = wakes_per_s(0, -1, ms, &pct_nopoll, &irq_nopoll);
+	wps_tick = wakes_per_s(-1, -1, ms, &pct_nopoll, &irq_tick);
+	printf("\nping-pong between two vCPUs, %ld ms: wakes/s, interrupts "
+	       "raised a wake\n",
+	       ms);
+	printf("%-40s %12.0f %6.3f  (polling %.1f%% of each vCPU)\n",
+	       "idle poll (default)", wps_poll, irq_poll, pct_poll);
+	printf("%-40s %12.0f %6.3f\n", "no idle poll", wps_nopoll, irq_nopoll);
+	printf("%-40s %12.0f %6.3f\n", "no idle poll, idle tick running",
+	       wps_tick, irq_tick);
 	printf("@verdict target=4; what=p50 wake-up of an idle vCPU, "
 	       "polling vs not; ours=%ld ns; anchor=%ld ns (host futex %ld "
 	       "ns); ratio=%.2f; verdict=%s\n",

@@ -271,7 +271,8 @@ void pk_resched_curr(struct rq *rq, bool lazy)
 	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
 		return;
 	pk_host_futex_wake(&rq->idle_seq, 1);
-	if (!__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
+	if (!__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST) &&
+	    !__atomic_load_n(&rq->in_idle, __ATOMIC_SEQ_CST))
 		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
 
@@ -532,6 +533,10 @@ static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
 	    signal_pending_state(prev->__state, prev))
 		__atomic_store_n(&prev->__state, TASK_RUNNING,
 				 __ATOMIC_RELAXED);
+	/* Leaving idle, kicks need the IPI again: said before the look at
+	 * the list below, which then sees any push whose kick skipped it. */
+	if (prev == rq->idle)
+		pk_store_mb(&rq->in_idle, 0);
 	/* Wake-ups pushed here since the last kick: queue them now, without
 	 * waiting for the IPI's signal (a host that is slow to deliver it
 	 * would hold them back). */
@@ -545,10 +550,13 @@ static __always_inline struct pk_context *__schedule_locked(struct rq *rq,
 		enqueue_task(rq, prev, preempt && is_rt(prev));
 
 	next = peek_next(rq);
-	if (next)
+	if (next) {
 		dequeue_task(rq, next);
-	else
+	} else {
 		next = rq->idle;
+		/* The idle task resumes in its loop, which looks first. */
+		__atomic_store_n(&rq->in_idle, 1, __ATOMIC_RELAXED);
+	}
 	clear_preempt_need_resched();
 	rq->lazy_resched = 0;
 
@@ -1326,11 +1334,16 @@ static void wake_list_kick(struct rq *rq)
 	__atomic_add_fetch(&rq->idle_seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&rq->polling, __ATOMIC_SEQ_CST))
 		return;
-	/* Asleep in the host: the futex.  Otherwise the IPI, which also
-	 * ends a wait begun after this test (the word moved). */
+	/*
+	 * Asleep in the host: the futex.  In the idle task otherwise, on its
+	 * way into the loop or round it, no IPI: the loop looks at the list
+	 * and compares the word before any sleep (the word moved), and a
+	 * switch away from idle looks after it clears in_idle.  A busy CPU
+	 * gets the IPI.
+	 */
 	if (__atomic_load_n(&rq->idle_sleeping, __ATOMIC_SEQ_CST))
 		pk_host_futex_wake(&rq->idle_seq, 1);
-	else
+	else if (!__atomic_load_n(&rq->in_idle, __ATOMIC_SEQ_CST))
 		irq_raise(PK_RESCHED_IRQ, rq->irq_cpu);
 }
 

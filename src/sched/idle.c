@@ -338,10 +338,13 @@ static void idle_sleep(struct rq *rq, unsigned int seq)
 void pk_idle_loop(struct rq *rq)
 {
 	while (!__atomic_load_n(&rq->stopping, __ATOMIC_ACQUIRE)) {
-		unsigned int seq =
-			__atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
+		unsigned int seq;
 		unsigned long flags;
 
+		/* Looks below before any sleep: kicks need no IPI (as after
+		 * each switch here, and at boot too). */
+		__atomic_store_n(&rq->in_idle, 1, __ATOMIC_RELAXED);
+		seq = __atomic_load_n(&rq->idle_seq, __ATOMIC_ACQUIRE);
 		fold_remote_resched(rq);
 		/* A kick that found the loop polling or asleep was no IPI. */
 		local_irq_save(flags);

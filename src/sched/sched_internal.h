@@ -69,6 +69,8 @@ struct rq {
 	int nohz_next_set;	 /* the one-shot tick aims at nohz_next */
 	unsigned long nohz_next; /* jiffy of the first timer, when set */
 	int polling;		 /* polling in idle: wakers need not wake */
+	int in_idle;		 /* the idle task runs, and looks for work
+				  * before it sleeps or switches: no IPI */
 	int idle_ticked;	 /* slept once this idle period, tick on */
 	long poll_ns;		 /* the adaptive haltpoll window */
 	long poll_off_until;	 /* no polling before (host steal seen) */
