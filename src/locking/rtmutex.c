@@ -312,7 +312,6 @@ static void hand_off(struct rt_mutex *lock)
 	/* Full barrier: the waiter sets its state before reading @granted,
 	 * we set @granted before reading its state in the wake-up. */
 	pk_store_mb(&w->granted, 1);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wake_up_process(next); /* a task, or a host thread's parked task */
 }
 

@@ -221,7 +221,7 @@ static void poll_spared(struct rq *rq)
 static bool idle_poll(struct rq *rq, unsigned int seq)
 {
 	long start, now;
-	bool hit = false;
+	bool hit = false, stolen = false;
 
 	if (!rq->poll_ns)
 		return false;
@@ -254,12 +254,13 @@ static bool idle_poll(struct rq *rq, unsigned int seq)
 		 */
 		if (now - prev > POLL_STEAL_NS) {
 			poll_stolen(rq, now);
-			goto stolen;
+			stolen = true;
+			break;
 		}
 	}
 out:
-	poll_spared(rq);
-stolen:
+	if (!stolen)
+		poll_spared(rq);
 	/* Off first: a waker that still saw it on bumped the word before,
 	 * and the futex compares the word. */
 	pk_store_mb(&rq->polling, 0);
